@@ -1,0 +1,2 @@
+// blockls entry point (stub).
+int main() { return 0; }

@@ -1,0 +1,73 @@
+// Line starts are collected with memchr; columns are computed on demand per line.
+#include "grammar/line_index.h"
+
+#include "grammar/unicode.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace blockls {
+
+void LineIndex::append(std::string_view chunk, size_t base) {
+  const char* data = chunk.data();
+  size_t pos = 0;
+  while (pos < chunk.size()) {
+    const void* hit = std::memchr(data + pos, '\n', chunk.size() - pos);
+    if (!hit) break;
+    const size_t nl = static_cast<const char*>(hit) - data;
+    starts_.push_back(base + nl + 1);
+    pos = nl + 1;
+  }
+}
+
+uint32_t LineIndex::line_of(size_t offset) const {
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  return static_cast<uint32_t>((it - starts_.begin()) - 1);
+}
+
+size_t LineIndex::line_end(std::string_view text, const LineIndex& index, uint32_t line) {
+  if (line + 1 < index.line_count()) {
+    size_t end = index.starts_[line + 1] - 1; // at "\n"
+    if (end > index.starts_[line] && text[end - 1] == '\r') --end;
+    return end;
+  }
+  return text.size();
+}
+
+std::string_view LineIndex::line_text(std::string_view text, uint32_t line) const {
+  const size_t begin = starts_[line];
+  return text.substr(begin, line_end(text, line) - begin);
+}
+
+size_t LineIndex::utf16_column(std::string_view text, size_t offset) const {
+  const size_t begin = starts_[line_of(offset)];
+  return unicode::utf16_length(text.substr(begin, offset - begin));
+}
+
+bool LineIndex::offset_of_utf16(std::string_view text, uint32_t line, size_t column,
+                                size_t* offset) const {
+  if (line >= line_count()) return false;
+  const size_t begin = starts_[line];
+  const size_t end = line_end(text, line);
+  size_t pos = begin;
+  size_t units = 0;
+  while (pos < end && units < column) {
+    const unicode::Decoded d = unicode::decode(text, pos);
+    const size_t width = d.codepoint >= 0x10000 ? 2 : 1;
+    if (units + width > column) break; // inside a surrogate pair: stay before it
+    units += width;
+    pos += d.length;
+  }
+  *offset = pos;
+  return true;
+}
+
+bool LineIndex::offset_of_utf8(std::string_view text, uint32_t line, size_t column,
+                               size_t* offset) const {
+  if (line >= line_count()) return false;
+  const size_t begin = starts_[line];
+  *offset = std::min(begin + column, line_end(text, line));
+  return true;
+}
+
+} // namespace blockls

@@ -1,0 +1,44 @@
+// The one place where byte offsets become lines and columns. Lines end at "\n"; a "\r"
+// just before it belongs to the line break ("\r\n"), a lone "\r" is ordinary text. A text
+// of N newlines has N + 1 lines (the last one possibly empty), as nesl-js counts them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace blockls {
+
+class LineIndex {
+public:
+  LineIndex() : starts_{0} {}
+  explicit LineIndex(std::string_view text) : starts_{0} { append(text, 0); }
+
+  // Extends the index with `chunk`, which starts at byte `base` of the whole text.
+  void append(std::string_view chunk, size_t base);
+
+  uint32_t line_count() const { return static_cast<uint32_t>(starts_.size()); }
+  size_t line_start(uint32_t line) const { return starts_[line]; }
+  // 0-based line that contains byte `offset` (offset == text size -> last line).
+  uint32_t line_of(size_t offset) const;
+
+  // End of the line's text: before its "\n" or "\r\n" (or the text end for the last line).
+  static size_t line_end(std::string_view text, const LineIndex& index, uint32_t line);
+  size_t line_end(std::string_view text, uint32_t line) const { return line_end(text, *this, line); }
+  std::string_view line_text(std::string_view text, uint32_t line) const;
+
+  // 0-based columns of byte `offset` on its line.
+  size_t utf16_column(std::string_view text, size_t offset) const;
+  size_t utf8_column(size_t offset) const { return offset - starts_[line_of(offset)]; }
+
+  // Byte offset of a 0-based (line, column) in UTF-16 or UTF-8 units; columns past the
+  // line end clamp to the line end. Returns false when the line does not exist.
+  bool offset_of_utf16(std::string_view text, uint32_t line, size_t column, size_t* offset) const;
+  bool offset_of_utf8(std::string_view text, uint32_t line, size_t column, size_t* offset) const;
+
+private:
+  std::vector<size_t> starts_;
+};
+
+} // namespace blockls

@@ -1,0 +1,23 @@
+// Tracks Markdown code fences (``` or ~~~, any info string) in prose, so that a fix which
+// closes a block opened inside a fence can put the end marker before the fence's closing line.
+#pragma once
+
+#include <string_view>
+
+namespace blockls {
+
+class MarkdownFence {
+public:
+  // Feeds one prose line (a line outside every block).
+  void observe(std::string_view line);
+  bool open() const { return open_; }
+  // True when `line` would close the currently open fence.
+  bool closes(std::string_view line) const;
+
+private:
+  bool open_ = false;
+  char marker_ = '`';
+  size_t length_ = 0;
+};
+
+} // namespace blockls

@@ -1,0 +1,30 @@
+// Names of the model's enums as they appear in every outward format.
+#include "grammar/model.h"
+
+namespace blockls {
+
+std::string_view dialect_name(Dialect dialect) {
+  return dialect == Dialect::telt ? "telt" : "nesl";
+}
+
+std::string_view era_name(Era era) {
+  switch (era) {
+  case Era::telt: return "telt";
+  case Era::sham: return "sham";
+  case Era::nesl_upper: return "NESL";
+  case Era::nesl: return "nesl";
+  }
+  return "nesl";
+}
+
+std::string_view severity_name(Severity severity) {
+  switch (severity) {
+  case Severity::block_fatal: return "block_fatal";
+  case Severity::command_error: return "command_error";
+  case Severity::parameter_warning: return "parameter_warning";
+  case Severity::syntax_info: return "syntax_info";
+  }
+  return "block_fatal";
+}
+
+} // namespace blockls

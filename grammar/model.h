@@ -1,0 +1,107 @@
+// The one model every dialect parses into: a document holds blocks, a block holds commands,
+// a command holds parameters; each element keeps exact byte ranges into the source text.
+// The model never owns the source: ranges index the caller's buffer.
+#pragma once
+
+#include "grammar/line_index.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockls {
+
+enum class Dialect : uint8_t { telt, nesl };
+// The syntax family of a block's start line. SHAM and upper-case NESL are the older eras of
+// the NESL grammar; each block is parsed in the era of its own start line.
+enum class Era : uint8_t { telt, sham, nesl_upper, nesl };
+
+std::string_view dialect_name(Dialect dialect); // "telt", "nesl"
+std::string_view era_name(Era era);             // "telt", "sham", "NESL", "nesl"
+
+enum class Severity : uint8_t { block_fatal, command_error, parameter_warning, syntax_info };
+std::string_view severity_name(Severity severity); // "block_fatal", ...
+// block_fatal and command_error make a block invalid (and the CLI exit 1).
+constexpr bool is_error(Severity severity) {
+  return severity == Severity::block_fatal || severity == Severity::command_error;
+}
+
+struct ByteRange {
+  size_t begin = 0;
+  size_t end = 0;
+  size_t size() const { return end - begin; }
+  bool operator==(const ByteRange&) const = default;
+};
+
+inline std::string_view slice(std::string_view text, ByteRange range) {
+  return text.substr(range.begin, range.end - range.begin);
+}
+
+struct TextEdit {
+  ByteRange range; // replaced bytes (empty = insertion at range.begin)
+  std::string new_text;
+  bool operator==(const TextEdit&) const = default;
+};
+
+struct Fix {
+  std::string title;
+  bool preferred = false;
+  std::vector<TextEdit> edits; // non-overlapping, any order
+  bool operator==(const Fix&) const = default;
+};
+
+struct Parameter {
+  std::string name;      // as written: TELT `CONTENT`, NESL key `content`
+  ByteRange name_range;  // the name in the source
+  ByteRange value_range; // the value's source text (TELT value lines, NESL quoted token or heredoc body)
+  uint32_t line = 0;     // 0-based line of the PARAM delimiter / assignment
+  // The value when it is not the plain source slice (JSON-unescaped string, CRLF heredoc).
+  std::string decoded;
+  bool value_is_slice = true;
+
+  std::string_view value(std::string_view text) const {
+    return value_is_slice ? slice(text, value_range) : std::string_view(decoded);
+  }
+};
+
+struct Command {
+  std::string name;     // TELT: NAME of `=== NAME ===`; NESL: the `action` value ("" when absent)
+  ByteRange name_range; // TELT: NAME; NESL: the action's value token (empty when absent)
+  uint32_t line = 0;    // 0-based: TELT command line; NESL: the block's start line
+  std::vector<Parameter> params; // source order; TELT repeats stay separate, NESL keys are unique
+};
+
+struct Block {
+  Dialect dialect = Dialect::telt;
+  Era era = Era::telt;
+  std::string id; // TELT hash / NESL block id
+  ByteRange id_range;
+  uint32_t start_line = 0;            // 0-based
+  std::optional<uint32_t> end_line;   // 0-based; nullopt while/when unclosed
+  ByteRange range;                    // from the start line to the end of the last line it owns
+  std::vector<Command> commands;
+  // Markdown fence around the start line, if any (used to place "insert end marker" fixes).
+  std::optional<uint32_t> fence_close_line; // first line after the start that closes that fence
+};
+
+struct Diagnostic {
+  std::string_view code; // a static name from diagnostics/codes (e.g. "HASH_MISMATCH")
+  Severity severity = Severity::block_fatal;
+  Dialect dialect = Dialect::telt;
+  int32_t block = -1;    // index into ParsedDocument::blocks, -1 when the error has no block
+  uint32_t line = 0;     // 0-based reported line; == line_count for end-of-input errors
+  ByteRange range;       // covered bytes; empty at the end of input
+  std::string message;
+  std::string fix_hint;
+  std::vector<Fix> fixes; // the preferred one first
+};
+
+struct ParsedDocument {
+  LineIndex lines;
+  std::vector<Block> blocks;
+  std::vector<Diagnostic> diagnostics; // in the order the parser found them
+};
+
+} // namespace blockls

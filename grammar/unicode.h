@@ -1,0 +1,35 @@
+// UTF-8 decoding and the few Unicode properties the grammars need. Invalid UTF-8 never
+// stops a parse: each invalid byte decodes as U+FFFD and counts as one UTF-16 unit, so
+// positions stay defined for any input.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace blockls::unicode {
+
+struct Decoded {
+  char32_t codepoint; // U+FFFD for an invalid sequence
+  unsigned length;    // bytes consumed (>= 1)
+  bool valid;
+};
+
+// Decodes the code point that starts at `text[pos]` (pos < text.size()).
+Decoded decode(std::string_view text, size_t pos);
+
+// Number of UTF-16 code units of `text` (invalid bytes count 1 each).
+size_t utf16_length(std::string_view text);
+
+// Number of code points of `text` (invalid bytes count 1 each).
+size_t codepoint_count(std::string_view text);
+
+// Byte offset of the first invalid UTF-8 sequence, or npos.
+size_t first_invalid_utf8(std::string_view text);
+
+void append_utf8(std::string& out, char32_t cp);
+
+bool is_letter(char32_t cp); // General category L*
+bool is_number(char32_t cp); // General category N*
+
+} // namespace blockls::unicode

@@ -1,0 +1,61 @@
+// LineIndex: byte offsets to lines and UTF-16 / UTF-8 columns, CRLF-aware.
+#include "grammar/line_index.h"
+
+#include <catch2/catch.hpp>
+
+using blockls::LineIndex;
+
+TEST_CASE("line index counts lines like nesl-js: N newlines give N+1 lines", "[line_index]") {
+  CHECK(LineIndex("").line_count() == 1);
+  CHECK(LineIndex("a").line_count() == 1);
+  CHECK(LineIndex("a\n").line_count() == 2);
+  CHECK(LineIndex("a\r\nb\nc").line_count() == 3);
+}
+
+TEST_CASE("line ends exclude \\n and the \\r of \\r\\n but keep a lone \\r", "[line_index]") {
+  const std::string text = "ab\r\ncd\re\n\nlast";
+  LineIndex idx(text);
+  REQUIRE(idx.line_count() == 4);
+  CHECK(idx.line_text(text, 0) == "ab");
+  CHECK(idx.line_text(text, 1) == "cd\re");
+  CHECK(idx.line_text(text, 2) == "");
+  CHECK(idx.line_text(text, 3) == "last");
+  CHECK(idx.line_of(0) == 0);
+  CHECK(idx.line_of(3) == 0); // the "\n" of "\r\n"
+  CHECK(idx.line_of(4) == 1);
+  CHECK(idx.line_of(text.size()) == 3);
+}
+
+TEST_CASE("UTF-16 columns count astral characters as two units", "[line_index]") {
+  const std::string text = "x\n\xC3\xA9\xF0\x9F\x98\x80z"; // "é😀z" on line 1
+  LineIndex idx(text);
+  const size_t z = text.find('z');
+  CHECK(idx.utf16_column(text, z) == 3); // é = 1, 😀 = 2
+  CHECK(idx.utf8_column(z) == 6);
+  size_t offset = 0;
+  REQUIRE(idx.offset_of_utf16(text, 1, 3, &offset));
+  CHECK(offset == z);
+  REQUIRE(idx.offset_of_utf16(text, 1, 2, &offset)); // inside the surrogate pair
+  CHECK(offset == text.find('\xF0'));
+  REQUIRE(idx.offset_of_utf16(text, 1, 99, &offset)); // clamps to the line end
+  CHECK(offset == text.size());
+  CHECK_FALSE(idx.offset_of_utf16(text, 2, 0, &offset));
+}
+
+TEST_CASE("invalid UTF-8 bytes count as one unit each", "[line_index]") {
+  const std::string text = "a\xFF\xC3z";
+  LineIndex idx(text);
+  CHECK(idx.utf16_column(text, 3) == 3);
+}
+
+TEST_CASE("appending chunks builds the same index as one pass", "[line_index]") {
+  const std::string text = "one\r\ntwo\n\nthree\nfour";
+  LineIndex whole(text);
+  for (size_t split = 0; split <= text.size(); ++split) {
+    LineIndex parts;
+    parts.append(std::string_view(text).substr(0, split), 0);
+    parts.append(std::string_view(text).substr(split), split);
+    REQUIRE(parts.line_count() == whole.line_count());
+    for (uint32_t l = 0; l < whole.line_count(); ++l) CHECK(parts.line_start(l) == whole.line_start(l));
+  }
+}
