@@ -1,2 +1,10 @@
-// blockls entry point (stub).
-int main() { return 0; }
+// blockls entry point: everything happens in cli::run.
+#include "cli/app.h"
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return blockls::cli::run(args, std::cout, std::cerr);
+}

@@ -4,7 +4,12 @@
 namespace blockls {
 
 std::string_view dialect_name(Dialect dialect) {
-  return dialect == Dialect::telt ? "telt" : "nesl";
+  switch (dialect) {
+  case Dialect::telt: return "telt";
+  case Dialect::nesl: return "nesl";
+  case Dialect::none: return "document";
+  }
+  return "document";
 }
 
 std::string_view era_name(Era era) {

@@ -13,12 +13,13 @@
 
 namespace blockls {
 
-enum class Dialect : uint8_t { telt, nesl };
+// `none` marks document-level diagnostics (e.g. invalid UTF-8) that belong to no dialect.
+enum class Dialect : uint8_t { telt, nesl, none };
 // The syntax family of a block's start line. SHAM and upper-case NESL are the older eras of
 // the NESL grammar; each block is parsed in the era of its own start line.
 enum class Era : uint8_t { telt, sham, nesl_upper, nesl };
 
-std::string_view dialect_name(Dialect dialect); // "telt", "nesl"
+std::string_view dialect_name(Dialect dialect); // "telt", "nesl", "document"
 std::string_view era_name(Era era);             // "telt", "sham", "NESL", "nesl"
 
 enum class Severity : uint8_t { block_fatal, command_error, parameter_warning, syntax_info };

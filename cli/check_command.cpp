@@ -1,0 +1,152 @@
+// check: parse + validate each file, print in the chosen format, exit 0/1/2.
+// fix: apply every preferred fix once, print the text, a unified diff, or rewrite in place.
+#include "cli/check_command.h"
+
+#include "cli/app.h"
+#include "cli/sarif_report.h"
+#include "cli/text_report.h"
+#include "cli/unified_diff.h"
+#include "diagnostics/check.h"
+#include "diagnostics/json_report.h"
+#include "fixits/apply_fixes.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <ostream>
+#include <unistd.h>
+
+namespace blockls::cli {
+namespace {
+
+bool use_color(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  return ::isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
+}
+
+CheckOptions options_for(bool telt, bool nesl, const ActionCatalog* catalog) {
+  CheckOptions o;
+  o.parse.telt = telt;
+  o.parse.nesl = nesl;
+  o.catalog = catalog;
+  return o;
+}
+
+} // namespace
+
+int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err) {
+  struct Checked {
+    InputFile file;
+    CheckedDocument result;
+  };
+  std::vector<Checked> done;
+  std::vector<std::pair<std::string, std::string>> failed; // path, message
+  const CheckOptions options = options_for(request.telt, request.nesl, request.catalog);
+  for (const std::string& path : request.files) {
+    std::string error;
+    std::optional<InputFile> file = read_input(path, request.limits, &error);
+    if (!file) {
+      err << "blockls: " << error << '\n';
+      failed.emplace_back(display_path(path), error);
+      continue;
+    }
+    CheckedDocument result = check_document(file->text, options);
+    done.push_back({std::move(*file), std::move(result)});
+  }
+
+  Summary total;
+  for (const Checked& c : done) {
+    const Summary s = summarize(c.result);
+    total.blocks_parsed += s.blocks_parsed;
+    total.blocks_valid += s.blocks_valid;
+    total.commands_found += s.commands_found;
+    total.commands_valid += s.commands_valid;
+    total.errors += s.errors;
+    total.warnings += s.warnings;
+    total.infos += s.infos;
+  }
+
+  if (request.format == "json") {
+    nlohmann::json files = nlohmann::json::array();
+    for (const Checked& c : done) {
+      nlohmann::json j = document_json(c.file.text, c.result);
+      j["path"] = display_path(c.file.path);
+      files.push_back(std::move(j));
+    }
+    for (const auto& [path, message] : failed) files.push_back({{"path", path}, {"io_error", message}});
+    out << nlohmann::json{{"files", files}}.dump(2) << '\n';
+  } else if (request.format == "sarif") {
+    std::vector<SarifFile> sarif;
+    for (const Checked& c : done)
+      sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
+    out << sarif_log(sarif, version(), request.docs_url).dump(2) << '\n';
+  } else {
+    const TextStyle style{use_color(request.color)};
+    for (const Checked& c : done)
+      print_text_diagnostics(out, display_path(c.file.path), c.file.text, c.result, style);
+    out << fmt::format("{} file{} checked: {} block{} ({} valid, {} invalid), {} error{}, {} warning{}, "
+                       "{} info{}\n",
+                       done.size(), done.size() == 1 ? "" : "s", total.blocks_parsed,
+                       total.blocks_parsed == 1 ? "" : "s", total.blocks_valid,
+                       total.blocks_parsed - total.blocks_valid, total.errors,
+                       total.errors == 1 ? "" : "s", total.warnings, total.warnings == 1 ? "" : "s",
+                       total.infos, total.infos == 1 ? "" : "s");
+    if (!failed.empty())
+      out << fmt::format("{} file{} could not be checked\n", failed.size(), failed.size() == 1 ? "" : "s");
+  }
+  if (!failed.empty()) return kExitUsage;
+  return total.errors > 0 ? kExitFindings : kExitOk;
+}
+
+int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
+  if (request.diff && request.in_place) {
+    err << "blockls fix: --diff and --in-place cannot be combined\n";
+    return kExitUsage;
+  }
+  if (!request.diff && !request.in_place && request.files.size() != 1) {
+    err << "blockls fix: printing the fixed text takes exactly one file; use --diff or --in-place "
+           "for several\n";
+    return kExitUsage;
+  }
+  const CheckOptions options = options_for(request.telt, request.nesl, request.catalog);
+  bool io_failed = false;
+  bool errors_remain = false;
+  for (const std::string& path : request.files) {
+    if (request.in_place && path == "-") {
+      err << "blockls fix: --in-place cannot rewrite standard input\n";
+      io_failed = true;
+      continue;
+    }
+    std::string error;
+    std::optional<InputFile> file = read_input(path, request.limits, &error);
+    if (!file) {
+      err << "blockls: " << error << '\n';
+      io_failed = true;
+      continue;
+    }
+    const CheckedDocument before = check_document(file->text, options);
+    std::string fixed;
+    const size_t applied = apply_preferred_fixes(file->text, before.diagnostics, &fixed);
+    const CheckedDocument after = check_document(fixed, options);
+    errors_remain = errors_remain || after.error_count() > 0;
+    if (request.diff) {
+      out << unified_diff(file->text, fixed, "a/" + display_path(path), "b/" + display_path(path));
+    } else if (request.in_place) {
+      if (applied > 0 && !write_file_atomically(path, fixed, &error)) {
+        err << "blockls: " << error << '\n';
+        io_failed = true;
+        continue;
+      }
+      err << fmt::format("{}: {} fix{} applied, {} error{} left\n", display_path(path), applied,
+                         applied == 1 ? "" : "es", after.error_count(),
+                         after.error_count() == 1 ? "" : "s");
+    } else {
+      out << fixed;
+    }
+  }
+  if (io_failed) return kExitUsage;
+  return errors_remain ? kExitFindings : kExitOk;
+}
+
+} // namespace blockls::cli

@@ -1,0 +1,39 @@
+// `blockls check` and `blockls fix`: the engine run over files, rendered for people and tools.
+#pragma once
+
+#include "cli/input.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace blockls {
+class ActionCatalog;
+}
+
+namespace blockls::cli {
+
+struct CheckRequest {
+  std::vector<std::string> files;
+  std::string format = "text"; // text | json | sarif
+  std::string color = "auto";  // auto | always | never
+  std::string docs_url;
+  bool telt = true, nesl = true;
+  const ActionCatalog* catalog = nullptr;
+  InputLimits limits;
+};
+
+int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);
+
+struct FixRequest {
+  std::vector<std::string> files;
+  bool diff = false;
+  bool in_place = false;
+  bool telt = true, nesl = true;
+  const ActionCatalog* catalog = nullptr;
+  InputLimits limits;
+};
+
+int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err);
+
+} // namespace blockls::cli

@@ -1,0 +1,90 @@
+// Text rendering of diagnostics with a small source excerpt.
+#include "cli/text_report.h"
+
+#include "diagnostics/source_view.h"
+#include "grammar/unicode.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace blockls::cli {
+namespace {
+
+const char* severity_color(Severity s) {
+  switch (s) {
+  case Severity::block_fatal:
+  case Severity::command_error: return "\033[1;31m";
+  case Severity::parameter_warning: return "\033[1;35m";
+  case Severity::syntax_info: return "\033[1;36m";
+  }
+  return "";
+}
+
+// Printable form of a source line: control characters other than tab shown as U+FFFD-free
+// escapes so a stray "\r" cannot rewrite the terminal line.
+std::string printable(std::string_view line) {
+  std::string out;
+  for (char c : line) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 && c != '\t')
+      out += fmt::format("\\x{:02x}", u);
+    else
+      out.push_back(c);
+  }
+  return out;
+}
+
+} // namespace
+
+std::string_view severity_word(Severity severity) {
+  switch (severity) {
+  case Severity::block_fatal:
+  case Severity::command_error: return "error";
+  case Severity::parameter_warning: return "warning";
+  case Severity::syntax_info: return "info";
+  }
+  return "error";
+}
+
+void print_text_diagnostics(std::ostream& out, const std::string& path, std::string_view text,
+                            const CheckedDocument& checked, const TextStyle& style) {
+  const SourceView view{text, checked.parsed.lines};
+  const auto paint = [&](const char* code, std::string_view s) {
+    return style.color ? fmt::format("{}{}\033[0m", code, s) : std::string(s);
+  };
+  const uint32_t total = checked.parsed.lines.line_count();
+  for (const Diagnostic& d : checked.diagnostics) {
+    const OutwardPosition pos = view.start_of(d);
+    out << paint("\033[1m", fmt::format("{}:{}:{}:", path, pos.line, pos.column)) << ' '
+        << paint(severity_color(d.severity), fmt::format("{}:", severity_word(d.severity))) << ' '
+        << d.message << ' ' << paint("\033[2m", fmt::format("[{}]", d.code)) << '\n';
+    const uint32_t first = d.line >= 2 ? d.line - 2 : 0;
+    const uint32_t last = std::min(total, d.line + 3);
+    const size_t width = std::to_string(std::max(last, d.line + 1)).size();
+    for (uint32_t l = first; l < last; ++l) {
+      const std::string_view content = view.line_content(l);
+      out << (l == d.line ? " > " : "   ") << fmt::format("{:>{}}", l + 1, width) << " | "
+          << printable(content) << '\n';
+      if (l == d.line) {
+        const size_t start = checked.parsed.lines.line_start(l);
+        const size_t begin = std::clamp(d.range.begin, start, start + content.size());
+        const size_t end = std::clamp(d.range.end, begin, start + content.size());
+        std::string pad;
+        for (char c : content.substr(0, begin - start))
+          if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) pad.push_back(c == '\t' ? '\t' : ' ');
+        const size_t marks = std::max<size_t>(1, unicode::codepoint_count(text.substr(begin, end - begin)));
+        out << "   " << std::string(width, ' ') << " | " << pad
+            << paint(severity_color(d.severity), std::string(marks, '^')) << '\n';
+      }
+    }
+    if (d.line >= total)
+      out << " > " << fmt::format("{:>{}}", d.line + 1, width) << " | <end of input>\n";
+    if (!d.fix_hint.empty()) out << "  " << paint("\033[1;32m", "hint:") << ' ' << d.fix_hint << '\n';
+    for (const Fix& f : d.fixes)
+      out << "  " << paint("\033[32m", "fix:") << ' ' << f.title << (f.preferred ? " (preferred)" : "")
+          << '\n';
+  }
+}
+
+} // namespace blockls::cli

@@ -1,0 +1,170 @@
+// Loading the action catalog: the built-in JSON (compiled in) and user schemas in clada's
+// unified-design.yaml format. Library exceptions stop here and become error strings.
+#include "diagnostics/action_catalog.h"
+
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace blockls {
+namespace embedded {
+extern const std::string_view action_catalog_json;
+}
+
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::optional<ParamType> param_type(std::string_view name) {
+  if (name == "string") return ParamType::string;
+  if (name == "integer") return ParamType::integer;
+  if (name == "boolean") return ParamType::boolean;
+  if (name == "enum") return ParamType::enumeration;
+  return std::nullopt;
+}
+
+} // namespace
+
+const ParamSpec* ActionSpec::find_param(std::string_view nesl_key) const {
+  for (const ParamSpec& p : params)
+    if (p.name == nesl_key) return &p;
+  return nullptr;
+}
+
+const ParamSpec* ActionSpec::find_telt_param(std::string_view telt_name) const {
+  for (const ParamSpec& p : params)
+    for (const std::string& n : p.telt_names)
+      if (n == telt_name) return &p;
+  return nullptr;
+}
+
+const ActionCatalog& ActionCatalog::builtin() {
+  static const ActionCatalog catalog = [] {
+    std::string error;
+    std::optional<ActionCatalog> c = from_json(embedded::action_catalog_json, &error);
+    return c ? std::move(*c) : ActionCatalog{};
+  }();
+  return catalog;
+}
+
+std::optional<ActionCatalog> ActionCatalog::from_json(std::string_view json, std::string* error) {
+  try {
+    const nlohmann::json doc = nlohmann::json::parse(json);
+    ActionCatalog catalog;
+    for (const auto& a : doc.at("actions")) {
+      ActionSpec spec;
+      spec.name = a.at("name").get<std::string>();
+      spec.description = a.value("description", "");
+      spec.nesl_names = a.value("nesl_names", std::vector<std::string>{spec.name});
+      spec.telt_names = a.value("telt_names", std::vector<std::string>{upper(spec.name)});
+      for (const auto& p : a.at("params")) {
+        ParamSpec param;
+        param.name = p.at("name").get<std::string>();
+        const auto type = param_type(p.value("type", "string"));
+        if (!type) {
+          *error = "action '" + spec.name + "', parameter '" + param.name + "': unknown type '" +
+                   p.value("type", "") + "'";
+          return std::nullopt;
+        }
+        param.type = *type;
+        param.required = p.value("required", false);
+        param.is_path = p.value("path", false);
+        param.multiline_paths = p.value("multiline_paths", false);
+        param.absolute_path = p.value("absolute_path", false);
+        param.values = p.value("values", std::vector<std::string>{});
+        param.telt_names = p.value("telt_names", std::vector<std::string>{upper(param.name)});
+        spec.params.push_back(std::move(param));
+      }
+      catalog.actions_.push_back(std::move(spec));
+    }
+    return catalog;
+  } catch (const nlohmann::json::exception& e) {
+    *error = std::string("invalid action catalog JSON: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+// clada's schema: `tools: {name: {description, parameters: {p: {type, required, format,
+// values}}}}`. A tool replaces the catalog action whose canonical or NESL name it carries;
+// otherwise it is added, with its own name for NESL and its upper-case form for TELT.
+bool ActionCatalog::merge_schema_yaml(std::string_view yaml, std::string* error) {
+  try {
+    const YAML::Node root = YAML::Load(std::string(yaml));
+    const YAML::Node tools = root["tools"];
+    if (!tools || !tools.IsMap()) {
+      *error = "schema has no 'tools' map (expected clada's unified-design.yaml format)";
+      return false;
+    }
+    for (const auto& entry : tools) {
+      const std::string name = entry.first.as<std::string>();
+      const YAML::Node tool = entry.second;
+      if (!tool.IsMap()) continue;
+      ActionSpec spec;
+      spec.name = name;
+      spec.description = tool["description"] ? tool["description"].as<std::string>() : "";
+      if (const YAML::Node params = tool["parameters"]; params && params.IsMap()) {
+        for (const auto& pe : params) {
+          ParamSpec param;
+          param.name = pe.first.as<std::string>();
+          const YAML::Node p = pe.second;
+          const std::string type = p["type"] ? p["type"].as<std::string>() : "string";
+          const auto parsed = param_type(type);
+          if (!parsed) {
+            *error = "tool '" + name + "', parameter '" + param.name + "': unknown type '" + type + "'";
+            return false;
+          }
+          param.type = *parsed;
+          param.required = p["required"] && p["required"].as<bool>();
+          const std::string format = p["format"] ? p["format"].as<std::string>() : "";
+          param.absolute_path = format == "absolute_path";
+          param.multiline_paths = format == "multiline_absolute_paths";
+          param.is_path = param.absolute_path || param.multiline_paths ||
+                          param.name == "path" || param.name.ends_with("_path") || param.name == "cwd";
+          if (p["values"] && p["values"].IsSequence())
+            for (const auto& v : p["values"]) param.values.push_back(v.as<std::string>());
+          param.telt_names = {upper(param.name)};
+          if (param.name == "path") param.telt_names.push_back("FILE");
+          spec.params.push_back(std::move(param));
+        }
+      }
+      auto existing = std::find_if(actions_.begin(), actions_.end(), [&](const ActionSpec& a) {
+        return a.name == name ||
+               std::find(a.nesl_names.begin(), a.nesl_names.end(), name) != a.nesl_names.end();
+      });
+      if (existing != actions_.end()) {
+        existing->params = std::move(spec.params);
+        if (!spec.description.empty()) existing->description = spec.description;
+      } else {
+        spec.nesl_names = {name};
+        spec.telt_names = {upper(name)};
+        actions_.push_back(std::move(spec));
+      }
+    }
+    return true;
+  } catch (const YAML::Exception& e) {
+    *error = std::string("invalid schema YAML: ") + e.what();
+    return false;
+  }
+}
+
+const ActionSpec* ActionCatalog::find_nesl(std::string_view name) const {
+  for (const ActionSpec& a : actions_)
+    for (const std::string& n : a.nesl_names)
+      if (n == name) return &a;
+  return nullptr;
+}
+
+const ActionSpec* ActionCatalog::find_telt(std::string_view name) const {
+  for (const ActionSpec& a : actions_)
+    for (const std::string& n : a.telt_names)
+      if (n == name) return &a;
+  return nullptr;
+}
+
+} // namespace blockls

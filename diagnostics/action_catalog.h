@@ -1,0 +1,53 @@
+// The action catalog (spec: ../shared/spec/actions.md): every action, its accepted names per
+// dialect and its parameters. Built in from diagnostics/action_catalog.json; a user schema
+// in clada's unified-design.yaml format may add or change actions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockls {
+
+enum class ParamType { string, integer, boolean, enumeration };
+
+struct ParamSpec {
+  std::string name;                   // canonical (NESL key): "old_text"
+  ParamType type = ParamType::string;
+  bool required = false;
+  bool is_path = false;               // a filesystem path (trimmed; checked against roots)
+  bool multiline_paths = false;       // one path per line
+  bool absolute_path = false;         // format: absolute_path (user schemas only)
+  std::vector<std::string> values;    // enumeration values
+  std::vector<std::string> telt_names; // "OLD_TEXT" (+ aliases such as "FILE" for path)
+};
+
+struct ActionSpec {
+  std::string name;                    // canonical: "file_write"
+  std::vector<std::string> nesl_names; // canonical + aliases: "write_file", "create_file", ...
+  std::vector<std::string> telt_names; // "FILE_WRITE", "CREATE_FILE", ...
+  std::string description;
+  std::vector<ParamSpec> params;
+
+  const ParamSpec* find_param(std::string_view nesl_key) const;
+  const ParamSpec* find_telt_param(std::string_view telt_name) const;
+};
+
+class ActionCatalog {
+public:
+  static const ActionCatalog& builtin();
+  // Parses the catalog JSON format (see diagnostics/action_catalog.json).
+  static std::optional<ActionCatalog> from_json(std::string_view json, std::string* error);
+  // Adds or replaces actions from a clada unified-design.yaml schema.
+  bool merge_schema_yaml(std::string_view yaml, std::string* error);
+
+  const std::vector<ActionSpec>& actions() const { return actions_; }
+  const ActionSpec* find_nesl(std::string_view name) const;
+  const ActionSpec* find_telt(std::string_view name) const;
+
+private:
+  std::vector<ActionSpec> actions_;
+};
+
+} // namespace blockls

@@ -1,0 +1,295 @@
+// Catalog validation. The checks run on a name-only view of a command so that a candidate
+// fix (a renamed command, action or parameter) can be validated before it is offered.
+#include "diagnostics/catalog_validation.h"
+
+#include "diagnostics/suggest.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace blockls {
+namespace {
+
+struct Issue {
+  std::string_view code;
+  Severity severity;
+  int param = -1; // index into the view's params, -1 = the command itself
+  std::string message;
+  std::string hint;
+};
+
+struct ParamView {
+  std::string_view name;
+  std::string_view value;
+};
+
+struct CommandView {
+  Dialect dialect;
+  std::string_view name; // command name / action
+  bool has_action = true; // NESL: false when the block has no `action`
+  std::vector<ParamView> params; // NESL: without `action`
+};
+
+std::string_view trim(std::string_view s) {
+  const auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
+  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool is_js_int_roundtrip(std::string_view v) {
+  std::string_view digits = v;
+  if (!digits.empty() && digits.front() == '-') digits.remove_prefix(1);
+  if (digits.empty() || digits.size() > 15) return false;
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  if (digits.size() > 1 && digits.front() == '0') return false;
+  return v != "-0";
+}
+
+bool is_absolute_path(std::string_view v) {
+  if (v.starts_with("/") || v.starts_with("\\\\")) return true;
+  return v.size() >= 3 && std::isalpha(static_cast<unsigned char>(v[0])) && v[1] == ':' && v[2] == '\\';
+}
+
+const ActionSpec* find_action(const ActionCatalog& catalog, Dialect dialect, std::string_view name) {
+  return dialect == Dialect::telt ? catalog.find_telt(name) : catalog.find_nesl(name);
+}
+
+const ParamSpec* find_param(const ActionSpec& spec, Dialect dialect, std::string_view name) {
+  return dialect == Dialect::telt ? spec.find_telt_param(name) : spec.find_param(name);
+}
+
+std::string display_name(const ParamSpec& p, Dialect dialect) {
+  return dialect == Dialect::telt ? p.telt_names.front() : p.name;
+}
+
+std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandView& cmd,
+                                  bool report_missing) {
+  std::vector<Issue> issues;
+  const bool telt = cmd.dialect == Dialect::telt;
+  if (!telt && !cmd.has_action) {
+    if (report_missing)
+      issues.push_back({"MISSING_ACTION", Severity::command_error, -1,
+                        "Missing 'action' field in NESL block",
+                        "Add a line such as action = \"write_file\" naming one of the catalog's actions"});
+    return issues;
+  }
+  const ActionSpec* spec = find_action(catalog, cmd.dialect, cmd.name);
+  if (!spec) {
+    if (telt)
+      issues.push_back({"UNKNOWN_COMMAND", Severity::command_error, -1,
+                        fmt::format("Unknown command '{}'", cmd.name),
+                        "The command is parsed but never executed; use a command of the catalog"});
+    else
+      issues.push_back({"UNKNOWN_ACTION", Severity::command_error, -1,
+                        fmt::format("Unknown action: {}", cmd.name),
+                        "The block is parsed but never executed; use an action of the catalog"});
+    return issues;
+  }
+  std::map<const ParamSpec*, int> seen;
+  for (size_t i = 0; i < cmd.params.size(); ++i) {
+    const ParamView& p = cmd.params[i];
+    const ParamSpec* ps = find_param(*spec, cmd.dialect, p.name);
+    if (!ps) {
+      issues.push_back({"UNKNOWN_PARAM", Severity::parameter_warning, static_cast<int>(i),
+                        fmt::format("Unknown parameter '{}' for {} '{}'; it is ignored", p.name,
+                                    telt ? "command" : "action", cmd.name),
+                        "Remove it or rename it to a parameter of the action"});
+      continue;
+    }
+    if (++seen[ps] == 2 && telt)
+      issues.push_back({"DUPLICATE_PARAM", Severity::command_error, static_cast<int>(i),
+                        fmt::format("Parameter '{}' is given more than once; {} takes a single {}",
+                                    p.name, cmd.name, display_name(*ps, cmd.dialect)),
+                        "Keep one of the values and delete the other delimiter and its lines"});
+    const std::string error = type_error(*ps, telt ? trim(p.value) : p.value);
+    if (!error.empty())
+      issues.push_back({"INVALID_PARAM_TYPE", Severity::command_error, static_cast<int>(i), error,
+                        fmt::format("Give {} as {}", display_name(*ps, cmd.dialect),
+                                    ps->type == ParamType::integer   ? "a whole number, e.g. \"2\""
+                                    : ps->type == ParamType::boolean ? "\"true\" or \"false\""
+                                    : ps->type == ParamType::enumeration
+                                        ? "one of the allowed values"
+                                        : "an absolute path")});
+  }
+  if (report_missing) {
+    for (const ParamSpec& ps : spec->params) {
+      if (!ps.required || seen.count(&ps)) continue;
+      const std::string name = display_name(ps, cmd.dialect);
+      issues.push_back({"MISSING_PARAM", Severity::command_error, -1,
+                        fmt::format("Missing required parameter: {}", name),
+                        telt ? fmt::format("Add a --{} <hash>-- delimiter followed by its value", name)
+                             : fmt::format("Add {} = \"...\" (or a heredoc) to the block", name)});
+    }
+  }
+  return issues;
+}
+
+std::map<std::string_view, int> count_codes(const std::vector<Issue>& issues) {
+  std::map<std::string_view, int> counts;
+  for (const Issue& i : issues) ++counts[i.code];
+  return counts;
+}
+
+// True when `after` removes one `code` issue and adds none of any code.
+bool is_clean_improvement(const std::vector<Issue>& before, const std::vector<Issue>& after,
+                          std::string_view code) {
+  const auto b = count_codes(before), a = count_codes(after);
+  for (const auto& [c, n] : a) {
+    const auto it = b.find(c);
+    if (n > (it == b.end() ? 0 : it->second)) return false;
+  }
+  const auto ia = a.find(code);
+  return (ia == a.end() ? 0 : ia->second) < b.at(code);
+}
+
+struct Located {
+  const Block* block;
+  int block_index;
+  const Command* command;
+  std::vector<const Parameter*> params; // parallel to CommandView::params
+};
+
+Diagnostic make_diagnostic(const Issue& issue, const Located& loc, Dialect dialect,
+                           std::string_view text, const LineIndex& lines) {
+  Diagnostic d;
+  d.code = issue.code;
+  d.severity = issue.severity;
+  d.dialect = dialect;
+  d.block = loc.block_index;
+  d.message = issue.message;
+  d.fix_hint = issue.hint;
+  if (issue.param >= 0) {
+    const Parameter* p = loc.params[issue.param];
+    d.line = p->line;
+    d.range = issue.code == "INVALID_PARAM_TYPE" ? p->value_range : p->name_range;
+  } else if (dialect == Dialect::telt || loc.command->name_range.size() > 0) {
+    d.line = loc.command->line;
+    d.range = loc.command->name_range;
+  } else {
+    d.line = loc.block->start_line;
+    d.range = {lines.line_start(d.line), lines.line_end(text, d.line)};
+  }
+  if (d.range.size() == 0 && d.line < lines.line_count())
+    d.range = {lines.line_start(d.line), lines.line_end(text, d.line)};
+  return d;
+}
+
+// A name that a quoted NESL token can be rewritten in place (no escapes inside).
+bool plain_quoted(std::string_view text, const Parameter& p) {
+  const std::string_view token = slice(text, p.value_range);
+  return token.size() == p.value(text).size() + 2 && token.front() == '"' && token.back() == '"';
+}
+
+void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
+               const CommandView& view, const Located& loc, const ActionCatalog& catalog,
+               std::string_view text, bool report_missing) {
+  const bool telt = view.dialect == Dialect::telt;
+  std::vector<std::string> candidates;
+  if (issue.code == "UNKNOWN_COMMAND" || issue.code == "UNKNOWN_ACTION") {
+    for (const ActionSpec& a : catalog.actions())
+      for (const std::string& n : telt ? a.telt_names : a.nesl_names) candidates.push_back(n);
+    ByteRange target = loc.command->name_range;
+    if (!telt) {
+      const Parameter* action = nullptr;
+      for (const Parameter& p : loc.command->params)
+        if (p.name == "action") action = &p;
+      if (!action || !plain_quoted(text, *action)) return;
+      target = {action->value_range.begin + 1, action->value_range.end - 1};
+    }
+    for (const std::string& c : close_names(view.name, candidates)) {
+      CommandView renamed = view;
+      renamed.name = c;
+      if (!is_clean_improvement(all, collect_issues(catalog, renamed, report_missing), issue.code))
+        continue;
+      d.fixes.push_back({fmt::format("Change '{}' to '{}'", view.name, c), d.fixes.empty(),
+                         {{target, c}}});
+      d.fix_hint = fmt::format("Did you mean '{}'?", c);
+    }
+    return;
+  }
+  if (issue.code == "UNKNOWN_PARAM") {
+    const ActionSpec* spec = find_action(catalog, view.dialect, view.name);
+    if (!spec) return;
+    for (const ParamSpec& ps : spec->params)
+      for (const std::string& n : telt ? ps.telt_names : std::vector<std::string>{ps.name})
+        candidates.push_back(n);
+    const std::string_view name = view.params[issue.param].name;
+    for (const std::string& c : close_names(name, candidates)) {
+      // NESL: a key that exists already would become a DUPLICATE_KEY syntax error.
+      if (!telt && std::any_of(loc.command->params.begin(), loc.command->params.end(),
+                               [&](const Parameter& p) { return p.name == c; }))
+        continue;
+      CommandView renamed = view;
+      renamed.params[issue.param].name = c;
+      if (!is_clean_improvement(all, collect_issues(catalog, renamed, report_missing), issue.code))
+        continue;
+      d.fixes.push_back({fmt::format("Rename '{}' to '{}'", name, c), d.fixes.empty(),
+                         {{loc.params[issue.param]->name_range, c}}});
+      d.fix_hint = fmt::format("Did you mean '{}'?", c);
+    }
+  }
+}
+
+void validate_command(std::string_view text, const ParsedDocument& doc, int block_index,
+                      const Command& command, const ActionCatalog& catalog, bool report_missing,
+                      std::vector<Diagnostic>* out) {
+  const Block& block = doc.blocks[block_index];
+  CommandView view{block.dialect, command.name, true, {}};
+  Located loc{&block, block_index, &command, {}};
+  bool has_action = false;
+  for (const Parameter& p : command.params) {
+    if (block.dialect == Dialect::nesl && p.name == "action") {
+      has_action = true;
+      continue;
+    }
+    view.params.push_back({p.name, p.value(text)});
+    loc.params.push_back(&p);
+  }
+  view.has_action = block.dialect == Dialect::telt || has_action;
+  const std::vector<Issue> issues = collect_issues(catalog, view, report_missing);
+  for (const Issue& issue : issues) {
+    Diagnostic d = make_diagnostic(issue, loc, block.dialect, text, doc.lines);
+    add_fixes(d, issue, issues, view, loc, catalog, text, report_missing);
+    out->push_back(std::move(d));
+  }
+}
+
+} // namespace
+
+std::string type_error(const ParamSpec& spec, std::string_view value) {
+  switch (spec.type) {
+  case ParamType::integer:
+    if (!is_js_int_roundtrip(value)) return fmt::format("Invalid integer value: {}", value);
+    break;
+  case ParamType::boolean:
+    if (value != "true" && value != "false") return fmt::format("Invalid boolean value: {}", value);
+    break;
+  case ParamType::enumeration:
+    if (std::find(spec.values.begin(), spec.values.end(), value) == spec.values.end())
+      return fmt::format("Invalid enum value: {}. Allowed: {}", value, fmt::join(spec.values, ", "));
+    break;
+  case ParamType::string:
+    break;
+  }
+  if (spec.absolute_path && !is_absolute_path(value))
+    return fmt::format("Invalid absolute path: {}", value);
+  return {};
+}
+
+void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
+                              const ActionCatalog& catalog, std::vector<Diagnostic>* out) {
+  // Blocks with syntax errors may have lost parameters to them: reporting those as missing
+  // would be a second diagnostic for one cause.
+  std::vector<bool> syntax_broken(doc.blocks.size(), false);
+  for (const Diagnostic& d : doc.diagnostics)
+    if (d.block >= 0 && is_error(d.severity)) syntax_broken[d.block] = true;
+  for (size_t b = 0; b < doc.blocks.size(); ++b)
+    for (const Command& c : doc.blocks[b].commands)
+      validate_command(text, doc, static_cast<int>(b), c, catalog, !syntax_broken[b], out);
+}
+
+} // namespace blockls

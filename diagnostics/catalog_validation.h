@@ -1,0 +1,21 @@
+// Validation of parsed commands against the action catalog: TELT commands by their command
+// name, NESL blocks by their `action` value. Produces diagnostics with did-you-mean fixes
+// that are only offered when the renamed command would validate with no new diagnostic.
+#pragma once
+
+#include "diagnostics/action_catalog.h"
+#include "grammar/model.h"
+
+#include <string_view>
+#include <vector>
+
+namespace blockls {
+
+void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
+                              const ActionCatalog& catalog, std::vector<Diagnostic>* out);
+
+// Type check of one value (nesl's transformToAction rules). Returns "" when the value is
+// acceptable, else the nesl-style message ("Invalid integer value: x", ...).
+std::string type_error(const ParamSpec& spec, std::string_view value);
+
+} // namespace blockls

@@ -1,0 +1,62 @@
+// The code table. Keep it in step with docs/codes/*.md (a test checks every code has a page
+// section).
+#include "diagnostics/codes.h"
+
+namespace blockls {
+namespace {
+
+using S = Severity;
+constexpr CodeInfo kCodes[] = {
+    // TELT syntax (spec/telt.md)
+    {"MALFORMED_START", S::block_fatal, "telt", "telt", "A TELT start line is close to `#!telt [3-char SHA: xyz]` but not exact."},
+    {"BAD_HASH", S::block_fatal, "telt", "telt", "A TELT block hash is not exactly three letters or digits."},
+    {"HASH_MISMATCH", S::block_fatal, "telt", "telt", "A delimiter carries another hash than its block."},
+    {"INDENTED_DELIMITER", S::block_fatal, "telt", "telt", "A TELT delimiter with the block's hash is indented."},
+    {"MALFORMED_DELIMITER", S::block_fatal, "telt", "telt", "A line with the block's hash is close to a delimiter but not exact."},
+    {"UNCLOSED_BLOCK", S::block_fatal, "any", "telt", "A block is not closed by its end marker."},
+    {"ORPHAN_PARAM", S::command_error, "telt", "telt", "A parameter delimiter appears before any command."},
+    {"STRAY_END", S::syntax_info, "telt", "telt", "An `--END xyz--` line appears outside any block."},
+    {"STRAY_TEXT", S::parameter_warning, "telt", "telt", "Text between the start line and the first command, or before a command's first parameter, is ignored."},
+    // NESL syntax: the 14 codes of nesl-js (spec/nesl.md)
+    {"MALFORMED_HEADER", S::block_fatal, "nesl", "nesl", "A NESL header line does not have the exact header form."},
+    {"INVALID_BLOCK_ID", S::block_fatal, "nesl", "nesl", "A NESL block id is not 2-8 letters or digits."},
+    {"MISMATCHED_END", S::block_fatal, "nesl", "nesl", "The end marker's id differs from the block id."},
+    {"INVALID_KEY", S::block_fatal, "nesl", "nesl", "A key has a character that keys may not contain, leading whitespace, or is too long."},
+    {"DUPLICATE_KEY", S::command_error, "nesl", "nesl", "A key is assigned twice in one block."},
+    {"EMPTY_KEY", S::block_fatal, "nesl", "nesl", "An assignment has no key before `=`."},
+    {"INVALID_ASSIGNMENT_OPERATOR", S::block_fatal, "nesl", "nesl", "`:=` is used where only `=` is allowed."},
+    {"INVALID_VALUE", S::block_fatal, "nesl", "nesl", "A value is neither a JSON-quoted string nor a heredoc."},
+    {"UNCLOSED_QUOTE", S::block_fatal, "nesl", "nesl", "A quoted value is not closed on its line."},
+    {"TRAILING_CONTENT", S::command_error, "nesl", "nesl", "Text follows a quoted value on its line."},
+    {"INVALID_HEREDOC_DELIMITER", S::block_fatal, "nesl", "nesl", "A heredoc delimiter is not `EOT_<block id>`."},
+    {"UNCLOSED_HEREDOC", S::block_fatal, "nesl", "nesl", "A heredoc is not closed before the end of input."},
+    {"MALFORMED_ASSIGNMENT", S::block_fatal, "nesl", "nesl", "A line inside a NESL block is not an assignment, an empty line or the end marker."},
+    // NESL: beyond nesl-js
+    {"SUSPICIOUS_END", S::parameter_warning, "nesl", "nesl", "A line looks like the end marker but is not exact, so it does not close the block."},
+    {"GLUED_DELIMITER", S::syntax_info, "nesl", "nesl", "A heredoc delimiter is glued to content or followed by a quote."},
+    {"DUPLICATE_BLOCK_ID", S::parameter_warning, "nesl", "nesl", "Two blocks share one id."},
+    {"LEGACY_ERA", S::syntax_info, "nesl", "nesl", "The block uses the older SHAM or upper-case NESL syntax."},
+    {"NONSTANDARD_BLOCK_ID", S::syntax_info, "nesl", "nesl", "A block id is accepted but is not the documented 3 characters."},
+    // Validation against the action catalog (spec/actions.md)
+    {"UNKNOWN_COMMAND", S::command_error, "telt", "validation", "A TELT command is not in the action catalog."},
+    {"MISSING_ACTION", S::command_error, "nesl", "validation", "A NESL block has no `action`."},
+    {"UNKNOWN_ACTION", S::command_error, "nesl", "validation", "A NESL `action` is not in the action catalog."},
+    {"MISSING_PARAM", S::command_error, "any", "validation", "A required parameter of the action is missing."},
+    {"UNKNOWN_PARAM", S::parameter_warning, "any", "validation", "A parameter is not defined by the action; it is ignored."},
+    {"DUPLICATE_PARAM", S::command_error, "telt", "validation", "A single-valued TELT parameter is given more than once."},
+    {"INVALID_PARAM_TYPE", S::command_error, "any", "validation", "A parameter value is not of the action's type (integer, boolean, enumeration)."},
+    // Document level
+    {"INVALID_UTF8", S::parameter_warning, "any", "validation", "The document is not valid UTF-8; invalid bytes are read as U+FFFD."},
+};
+
+} // namespace
+
+std::span<const CodeInfo> all_codes() { return kCodes; }
+
+const CodeInfo* find_code(std::string_view name) {
+  for (const CodeInfo& c : kCodes)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+} // namespace blockls

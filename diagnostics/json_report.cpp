@@ -1,0 +1,144 @@
+// JSON rendering of CheckedDocument.
+#include "diagnostics/json_report.h"
+
+#include "diagnostics/source_view.h"
+
+namespace blockls {
+namespace {
+
+nlohmann::json position_pair(const SourceView& view, size_t offset) {
+  const uint32_t line = view.lines.line_of(std::min(offset, view.text.size()));
+  const OutwardPosition p = view.position(line, offset);
+  return {{"line", p.line}, {"column", p.column}};
+}
+
+} // namespace
+
+nlohmann::json command_params_json(std::string_view text, const Block& block,
+                                   const Command& command) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const Parameter& p : command.params) {
+    if (block.dialect == Dialect::nesl && p.name == "action") continue;
+    const std::string value(p.value(text));
+    if (!params.contains(p.name)) {
+      params[p.name] = value;
+    } else if (params[p.name].is_array()) {
+      params[p.name].push_back(value);
+    } else {
+      params[p.name] = nlohmann::json::array({params[p.name], value});
+    }
+  }
+  return params;
+}
+
+nlohmann::json fix_json(std::string_view text, const LineIndex& lines, const Fix& fix) {
+  const SourceView view{text, lines};
+  nlohmann::json edits = nlohmann::json::array();
+  for (const TextEdit& e : fix.edits) {
+    const nlohmann::json start = position_pair(view, e.range.begin);
+    const nlohmann::json end = position_pair(view, e.range.end);
+    edits.push_back({{"start_line", start["line"]},
+                     {"start_column", start["column"]},
+                     {"end_line", end["line"]},
+                     {"end_column", end["column"]},
+                     {"new_text", e.new_text}});
+  }
+  return {{"title", fix.title}, {"preferred", fix.preferred}, {"edits", edits}};
+}
+
+nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& checked,
+                               const Diagnostic& d) {
+  const SourceView view{text, checked.parsed.lines};
+  const OutwardPosition start = view.start_of(d);
+  const OutwardPosition end = view.end_of(d);
+  nlohmann::json j = {
+      {"code", d.code},
+      {"message", d.message},
+      {"severity", severity_name(d.severity)},
+      {"line_number", start.line},
+      {"column", start.column},
+      {"end_line", end.line},
+      {"end_column", end.column},
+      {"length", view.utf16_length(d.range)},
+      {"content", std::string(view.line_content(d.line))},
+      {"context_window", view.context_window(d.line)},
+      {"fix_hint", d.fix_hint},
+      {"dialect", dialect_name(d.dialect)},
+  };
+  if (d.block >= 0 && static_cast<size_t>(d.block) < checked.parsed.blocks.size()) {
+    const Block& b = checked.parsed.blocks[d.block];
+    j["block_id"] = b.id;
+    j["block_context"] = {
+        {"start_line", b.start_line + 1},
+        {"end_line", b.end_line ? nlohmann::json(*b.end_line + 1) : nlohmann::json(nullptr)},
+        {"block_hash", b.id},
+        {"commands_parsed", b.commands.size()}};
+  } else {
+    j["block_id"] = nullptr;
+    j["block_context"] = nullptr;
+  }
+  if (d.dialect == Dialect::nesl) j["context"] = view.nesl_context(d.line); // nesl-js's window
+  nlohmann::json fixes = nlohmann::json::array();
+  for (const Fix& f : d.fixes) fixes.push_back(fix_json(text, checked.parsed.lines, f));
+  j["fixes"] = fixes;
+  return j;
+}
+
+Summary summarize(const CheckedDocument& checked) {
+  Summary s;
+  s.blocks_parsed = checked.parsed.blocks.size();
+  for (size_t b = 0; b < checked.parsed.blocks.size(); ++b) {
+    const BlockVerdict& v = checked.verdicts[b];
+    s.blocks_valid += v.valid;
+    s.commands_found += checked.parsed.blocks[b].commands.size();
+    for (bool ok : v.command_valid) s.commands_valid += ok;
+  }
+  for (const Diagnostic& d : checked.diagnostics) {
+    if (is_error(d.severity))
+      ++s.errors;
+    else if (d.severity == Severity::parameter_warning)
+      ++s.warnings;
+    else
+      ++s.infos;
+  }
+  return s;
+}
+
+nlohmann::json document_json(std::string_view text, const CheckedDocument& checked) {
+  nlohmann::json blocks = nlohmann::json::array();
+  for (size_t b = 0; b < checked.parsed.blocks.size(); ++b) {
+    const Block& block = checked.parsed.blocks[b];
+    nlohmann::json commands = nlohmann::json::array();
+    for (size_t c = 0; c < block.commands.size(); ++c) {
+      const Command& cmd = block.commands[c];
+      commands.push_back({{"type", cmd.name},
+                          {"params", command_params_json(text, block, cmd)},
+                          {"line", cmd.line + 1},
+                          {"valid", checked.verdicts[b].command_valid[c]}});
+    }
+    blocks.push_back(
+        {{"commands", commands},
+         {"metadata",
+          {{"start_line", block.start_line + 1},
+           {"end_line", block.end_line ? nlohmann::json(*block.end_line + 1) : nlohmann::json(nullptr)},
+           {"hash", block.id},
+           {"dialect", dialect_name(block.dialect)},
+           {"era", era_name(block.era)},
+           {"valid", checked.verdicts[b].valid}}}});
+  }
+  nlohmann::json errors = nlohmann::json::array();
+  for (const Diagnostic& d : checked.diagnostics) errors.push_back(diagnostic_json(text, checked, d));
+  const Summary s = summarize(checked);
+  return {{"blocks", blocks},
+          {"errors", errors},
+          {"summary",
+           {{"blocks_parsed", s.blocks_parsed},
+            {"blocks_valid", s.blocks_valid},
+            {"commands_found", s.commands_found},
+            {"commands_valid", s.commands_valid},
+            {"errors", s.errors},
+            {"warnings", s.warnings},
+            {"infos", s.infos}}}};
+}
+
+} // namespace blockls

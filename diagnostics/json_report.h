@@ -1,0 +1,33 @@
+// The engine's result as JSON, in the TELT seed's output shape (blocks / errors / summary)
+// extended with dialect, block ids, end positions and concrete fixes. Positions are 1-based
+// lines and 1-based UTF-16 columns. Used by `blockls check --format json` and by tests.
+#pragma once
+
+#include "diagnostics/check.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+
+namespace blockls {
+
+// {"blocks": [...], "errors": [...], "summary": {...}} for one document.
+nlohmann::json document_json(std::string_view text, const CheckedDocument& checked);
+
+// One error object (see docs/output-formats.md).
+nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& checked,
+                               const Diagnostic& diagnostic);
+
+// A fix with 1-based edit ranges.
+nlohmann::json fix_json(std::string_view text, const LineIndex& lines, const Fix& fix);
+
+// Parameters of a command grouped by name: one value -> string, repeated -> array.
+nlohmann::json command_params_json(std::string_view text, const Block& block, const Command& command);
+
+struct Summary {
+  size_t blocks_parsed = 0, blocks_valid = 0, commands_found = 0, commands_valid = 0;
+  size_t errors = 0, warnings = 0, infos = 0;
+};
+Summary summarize(const CheckedDocument& checked);
+
+} // namespace blockls
