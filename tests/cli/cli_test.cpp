@@ -1,0 +1,201 @@
+// The real `blockls` binary: subcommands, formats, exit codes and bad input.
+#include "support/process.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <set>
+#include <fstream>
+#include <sys/stat.h>
+
+using blockls::test::run_blockls;
+namespace test = blockls::test;
+
+namespace {
+
+const std::string kValidTelt = "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n--FILE abc--\na.txt\n"
+                               "--CONTENT abc--\nhi\n--END abc--\n";
+// One error (a wrong end hash) on line 7, column 7, with a preferred fix.
+const std::string kBrokenTelt = "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n--FILE abc--\na.txt\n"
+                                "--CONTENT abc--\nhi\n--END abx--\n";
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string dir = test::make_temp_dir();
+  const std::string path = dir + "/" + name;
+  test::write_text(path, text);
+  return path;
+}
+
+} // namespace
+
+TEST_CASE("--help and --version", "[cli]") {
+  auto r = run_blockls({"--help"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("check") != std::string::npos);
+  CHECK(r.out.find("fix") != std::string::npos);
+  r = run_blockls({"--version"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.rfind("blockls ", 0) == 0);
+  r = run_blockls({"check", "--help"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("--format") != std::string::npos);
+}
+
+TEST_CASE("usage errors exit 2 with a message", "[cli]") {
+  auto r = run_blockls({"check"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("files") != std::string::npos);
+  r = run_blockls({"check", "--format", "xml", "-"});
+  CHECK(r.exit_code == 2);
+  r = run_blockls({"frobnicate"});
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("check exits 0 on a clean file and 1 on an error", "[cli]") {
+  auto r = run_blockls({"check", "-"}, kValidTelt);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("1 file checked: 1 block (1 valid, 0 invalid), 0 errors") != std::string::npos);
+  r = run_blockls({"check", "--color=never", "-"}, kBrokenTelt);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("<stdin>:7:7: error: ") != std::string::npos);
+  CHECK(r.out.find("[HASH_MISMATCH]") != std::string::npos);
+  CHECK(r.out.find("hint: ") != std::string::npos);
+  CHECK(r.out.find("\033[") == std::string::npos); // no colour when not a terminal
+}
+
+TEST_CASE("check reports unreadable, binary and oversized input with exit 2", "[cli]") {
+  auto r = run_blockls({"check", "/nonexistent/blockls.md"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("/nonexistent/blockls.md: cannot open") != std::string::npos);
+  const std::string bin = temp_file("bin.dat", std::string("abc\0def", 7));
+  r = run_blockls({"check", bin});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("binary file (NUL byte at offset 3)") != std::string::npos);
+  const std::string big = temp_file("big.md", std::string(2000, 'x'));
+  r = run_blockls({"check", "--max-size", "1000", big});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("over the limit") != std::string::npos);
+  // A good file beside a bad one is still checked and reported.
+  const std::string good = temp_file("good.telt", kValidTelt);
+  r = run_blockls({"check", "--format", "json", good, "/nonexistent/x"});
+  CHECK(r.exit_code == 2);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["files"].size() == 2);
+  CHECK(j["files"][1].contains("io_error"));
+}
+
+TEST_CASE("check --format json follows the seed's shape plus our fields", "[cli]") {
+  const std::string path = temp_file("t.telt", kBrokenTelt);
+  auto r = run_blockls({"check", "--format", "json", path});
+  CHECK(r.exit_code == 1);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& file = j["files"][0];
+  CHECK(file["path"] == path);
+  CHECK(file["summary"]["blocks_parsed"] == 1);
+  CHECK(file["summary"]["blocks_valid"] == 0);
+  CHECK(file["blocks"][0]["commands"][0]["type"] == "CREATE_FILE");
+  CHECK(file["blocks"][0]["commands"][0]["params"]["FILE"] == "a.txt");
+  CHECK(file["blocks"][0]["metadata"]["hash"] == "abc");
+  const auto& e = file["errors"][0];
+  CHECK(e["code"] == "HASH_MISMATCH");
+  CHECK(e["severity"] == "block_fatal");
+  CHECK(e["line_number"] == 7);
+  CHECK(e["column"] == 7);
+  CHECK(e["end_line"] == 7);
+  CHECK(e["end_column"] == 10);
+  CHECK(e["dialect"] == "telt");
+  CHECK(e["block_id"] == "abc");
+  CHECK(e["content"] == "--END abx--");
+  CHECK(e["block_context"]["start_line"] == 1);
+  CHECK(e["context_window"].get<std::string>().find("line 7: --END abx--  <-- ERROR HERE") !=
+        std::string::npos);
+  REQUIRE(e["fixes"].size() >= 1);
+  CHECK(e["fixes"][0]["preferred"] == true);
+  CHECK(e["fixes"][0]["edits"][0]["start_line"] == 7);
+  CHECK(e["fixes"][0]["edits"][0]["new_text"] == "abc");
+}
+
+TEST_CASE("check --format sarif is SARIF 2.1.0 with rules, regions and fixes", "[cli]") {
+  auto r = run_blockls({"check", "--format", "sarif", "-"}, kBrokenTelt);
+  CHECK(r.exit_code == 1);
+  const auto s = nlohmann::json::parse(r.out);
+  CHECK(s["version"] == "2.1.0");
+  const auto& run = s["runs"][0];
+  CHECK(run["tool"]["driver"]["name"] == "blockls");
+  CHECK(run["columnKind"] == "utf16CodeUnits");
+  const auto& rules = run["tool"]["driver"]["rules"];
+  REQUIRE(rules.size() > 30);
+  const auto& result = run["results"][0];
+  CHECK(result["ruleId"] == "HASH_MISMATCH");
+  CHECK(rules[result["ruleIndex"].get<size_t>()]["id"] == "HASH_MISMATCH");
+  CHECK(result["level"] == "error");
+  const auto& region = result["locations"][0]["physicalLocation"]["region"];
+  CHECK(region["startLine"] == 7);
+  CHECK(region["startColumn"] == 7);
+  CHECK(region["endColumn"] == 10);
+  CHECK(result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"] == "abc");
+}
+
+TEST_CASE("columns are UTF-16 units in every format", "[cli]") {
+  // "é😀" before the bad hash: 1 + 2 units; the hash sits at UTF-16 column 10 of line 6.
+  const std::string text = "#!telt [3-char SHA: abc]\r\n=== CREATE_FILE ===\r\n--FILE abc--\r\na.txt\r\n"
+                           "--CONTENT abc--\r\n\xC3\xA9\xF0\x9F\x98\x80 --FILE abx--\r\n--END abc--\r\n";
+  auto r = run_blockls({"check", "--format", "json", "-"}, text);
+  const auto j = nlohmann::json::parse(r.out);
+  // The indented line is content (another hash): the block is valid.
+  CHECK(j["files"][0]["summary"]["blocks_valid"] == 1);
+  CHECK(j["files"][0]["blocks"][0]["commands"][0]["params"]["CONTENT"] ==
+        "\xC3\xA9\xF0\x9F\x98\x80 --FILE abx--\r");
+  const std::string bad = "x\xF0\x9F\x98\x80\n#!telt [3-char SHA: abc]\n=== CRAETE_FILE ===\n--END abc--\n";
+  r = run_blockls({"check", "--format", "json", "-"}, bad);
+  const auto k = nlohmann::json::parse(r.out);
+  CHECK(k["files"][0]["errors"][0]["column"] == 5);
+}
+
+TEST_CASE("fix prints the fixed text, a diff, or rewrites in place", "[cli]") {
+  auto r = run_blockls({"fix", "-"}, kBrokenTelt);
+  CHECK(r.exit_code == 0); // nothing error-severity is left
+  CHECK(r.out == kValidTelt);
+  r = run_blockls({"fix", "--diff", "-"}, kBrokenTelt);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("---END abx--") != std::string::npos);
+  CHECK(r.out.find("+--END abc--") != std::string::npos);
+  CHECK(r.out.find("@@") != std::string::npos);
+
+  const std::string path = temp_file("fixme.telt", kBrokenTelt);
+  chmod(path.c_str(), 0640);
+  r = run_blockls({"fix", "--in-place", path});
+  CHECK(r.exit_code == 0);
+  std::ifstream in(path);
+  const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(after == kValidTelt);
+  struct stat st {};
+  stat(path.c_str(), &st);
+  CHECK((st.st_mode & 0777) == 0640);
+  // No temporary file is left beside it.
+  size_t entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
+    (void)e;
+    ++entries;
+  }
+  CHECK(entries == 1);
+}
+
+TEST_CASE("fix exits 1 when errors without a fix remain", "[cli]") {
+  auto r = run_blockls({"fix", "-"}, "#!telt [3-char SHA: abc]\n=== LAUNCH_ROCKETS ===\n--END abc--\n");
+  CHECK(r.exit_code == 1);
+  r = run_blockls({"fix", "--diff", "--in-place", "-"}, "x");
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("the bundled example mixes every dialect and era", "[cli]") {
+  auto r = run_blockls({"check", "--format", "json", std::string(BLOCKLS_SOURCE_DIR) + "/examples/transcript.md"});
+  CHECK(r.exit_code == 1);
+  const auto j = nlohmann::json::parse(r.out);
+  std::set<std::string> eras;
+  for (const auto& b : j["files"][0]["blocks"]) eras.insert(b["metadata"]["era"].get<std::string>());
+  CHECK(eras == std::set<std::string>{"telt", "nesl", "NESL", "sham"});
+  CHECK(j["files"][0]["summary"]["blocks_valid"].get<int>() >= 2);
+  CHECK(j["files"][0]["summary"]["errors"].get<int>() >= 3);
+}

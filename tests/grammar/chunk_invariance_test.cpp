@@ -1,0 +1,75 @@
+// Streaming parses must equal one-shot parses for any chunking: every split point of every
+// test input (two chunks), plus seeded random multi-splits and byte-at-a-time feeding.
+#include "grammar/document_parser.h"
+#include "support/model_dump.h"
+#include "support/test_inputs.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using blockls::DocumentParser;
+using blockls::parse_document;
+namespace test = blockls::test;
+
+namespace {
+
+nlohmann::json stream_parse(const std::string& text, const std::vector<size_t>& cuts) {
+  DocumentParser parser;
+  size_t pos = 0;
+  for (size_t cut : cuts) {
+    parser.feed(std::string_view(text).substr(pos, cut - pos));
+    pos = cut;
+  }
+  parser.feed(std::string_view(text).substr(pos));
+  blockls::ParsedDocument doc = parser.finish();
+  return test::dump(parser.text(), doc);
+}
+
+} // namespace
+
+TEST_CASE("the test corpus is not empty", "[chunks]") {
+  // Guards the property tests below against passing vacuously.
+  CHECK(test::all_inputs().size() >= 50);
+}
+
+TEST_CASE("every split point gives the one-shot result", "[chunks]") {
+  for (const test::NamedInput& input : test::all_inputs()) {
+    const nlohmann::json expected = test::dump(input.text, parse_document(input.text));
+    const size_t n = input.text.size();
+    const size_t step = n > 6000 ? n / 600 : 1; // large examples: a sample of split points
+    for (size_t split = 0; split <= n; split += step) {
+      const nlohmann::json got = stream_parse(input.text, {split});
+      if (got != expected) {
+        INFO(input.name << " split at byte " << split);
+        REQUIRE(got.dump(1) == expected.dump(1));
+      }
+    }
+  }
+}
+
+TEST_CASE("random multi-splits and byte-at-a-time feeding give the one-shot result", "[chunks]") {
+  std::mt19937 rng(20261121);
+  for (const test::NamedInput& input : test::all_inputs()) {
+    const nlohmann::json expected = test::dump(input.text, parse_document(input.text));
+    const size_t n = input.text.size();
+    for (int round = 0; round < 20; ++round) {
+      std::vector<size_t> cuts;
+      const size_t pieces = 1 + rng() % 8;
+      for (size_t i = 0; i < pieces && n > 0; ++i) cuts.push_back(rng() % (n + 1));
+      std::sort(cuts.begin(), cuts.end());
+      const nlohmann::json got = stream_parse(input.text, cuts);
+      if (got != expected) {
+        INFO(input.name << " round " << round);
+        REQUIRE(got.dump(1) == expected.dump(1));
+      }
+    }
+    if (n <= 6000) {
+      std::vector<size_t> every;
+      for (size_t i = 1; i < n; ++i) every.push_back(i);
+      const nlohmann::json got = stream_parse(input.text, every);
+      INFO(input.name << " byte at a time");
+      REQUIRE(got.dump(1) == expected.dump(1));
+    }
+  }
+}

@@ -1,0 +1,26 @@
+// Runs the real `blockls` binary as a child process with given arguments and standard
+// input, capturing its output and exit status (CLI tests; later the LSP tests).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace blockls::test {
+
+struct ProcessResult {
+  int exit_code = -1; // -1 when killed by a signal
+  std::string out;
+  std::string err;
+};
+
+ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
+                          const std::string& stdin_text = "", const std::string& cwd = "");
+
+// run_process on the blockls binary of this build.
+ProcessResult run_blockls(const std::vector<std::string>& args, const std::string& stdin_text = "");
+
+// A fresh temporary directory (removed by the caller or left for inspection).
+std::string make_temp_dir();
+void write_text(const std::string& path, const std::string& text);
+
+} // namespace blockls::test
