@@ -29,6 +29,20 @@ std::optional<ParamType> param_type(std::string_view name) {
   return std::nullopt;
 }
 
+// clada marks optional fields of `returns` as `error?: string` inside flow maps, which
+// js-yaml reads but yaml-cpp rejects. Those fields are never used here, so `name?:` becomes
+// `name:` before parsing.
+std::string without_optional_key_marks(std::string_view yaml) {
+  std::string out;
+  out.reserve(yaml.size());
+  for (size_t i = 0; i < yaml.size(); ++i) {
+    const bool word_before = i > 0 && (std::isalnum(static_cast<unsigned char>(yaml[i - 1])) || yaml[i - 1] == '_');
+    if (yaml[i] == '?' && word_before && i + 1 < yaml.size() && yaml[i + 1] == ':') continue;
+    out.push_back(yaml[i]);
+  }
+  return out;
+}
+
 } // namespace
 
 const ParamSpec* ActionSpec::find_param(std::string_view nesl_key) const {
@@ -95,7 +109,7 @@ std::optional<ActionCatalog> ActionCatalog::from_json(std::string_view json, std
 // otherwise it is added, with its own name for NESL and its upper-case form for TELT.
 bool ActionCatalog::merge_schema_yaml(std::string_view yaml, std::string* error) {
   try {
-    const YAML::Node root = YAML::Load(std::string(yaml));
+    const YAML::Node root = YAML::Load(without_optional_key_marks(yaml));
     const YAML::Node tools = root["tools"];
     if (!tools || !tools.IsMap()) {
       *error = "schema has no 'tools' map (expected clada's unified-design.yaml format)";

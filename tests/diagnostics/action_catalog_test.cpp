@@ -1,0 +1,109 @@
+// The built-in catalog, user schemas, type checks and did-you-mean distances.
+#include "diagnostics/action_catalog.h"
+#include "diagnostics/catalog_validation.h"
+#include "diagnostics/check.h"
+#include "diagnostics/suggest.h"
+#include "support/test_inputs.h"
+
+#include <catch2/catch.hpp>
+
+using namespace blockls;
+
+TEST_CASE("the built-in catalog has every action of spec/actions.md", "[catalog]") {
+  const ActionCatalog& c = ActionCatalog::builtin();
+  for (const char* name : {"file_write", "file_append", "file_replace_text", "file_replace_all_text",
+                           "file_replace_text_range", "file_delete", "file_move", "file_read", "files_read",
+                           "dir_create", "dir_delete", "exec"}) {
+    INFO(name);
+    CHECK(c.find_nesl(name) != nullptr);
+  }
+  CHECK(c.actions().size() == 12);
+  CHECK(c.find_nesl("create_file")->name == "file_write");
+  CHECK(c.find_nesl("replace_text_range_in_file")->name == "file_replace_text_range");
+  CHECK(c.find_telt("CREATE_FILE")->name == "file_write");
+  CHECK(c.find_telt("create_file") == nullptr); // TELT names are upper case
+  CHECK(c.find_telt("CREATE_FILE")->find_telt_param("FILE")->name == "path");
+  CHECK(c.find_nesl("exec")->find_param("lang")->values.size() == 3);
+}
+
+TEST_CASE("a clada unified-design.yaml merges into the catalog", "[catalog]") {
+  ActionCatalog c = ActionCatalog::builtin();
+  std::string error;
+  REQUIRE(c.merge_schema_yaml(test::read_file(std::string(BLOCKLS_TEST_DATA_DIR) +
+                                              "/schemas/clada-unified-design.yaml"),
+                              &error));
+  // clada declares absolute paths for file_write, and adds tools we do not have.
+  CHECK(c.find_nesl("write_file")->find_param("path")->absolute_path);
+  REQUIRE(c.find_nesl("file_read_numbered") != nullptr);
+  CHECK(c.find_telt("FILE_READ_NUMBERED") != nullptr);
+  const std::string text = "#!nesl [@three-char-SHA-256: k7m]\naction = \"file_write\"\npath = \"rel.txt\"\n"
+                           "content = \"x\"\n#!end_k7m";
+  CheckOptions options;
+  options.catalog = &c;
+  const CheckedDocument checked = check_document(text, options);
+  REQUIRE(checked.diagnostics.size() == 1);
+  CHECK(checked.diagnostics[0].code == "INVALID_PARAM_TYPE");
+  CHECK(checked.diagnostics[0].message == "Invalid absolute path: rel.txt");
+}
+
+TEST_CASE("bad schemas are reported, not thrown", "[catalog]") {
+  ActionCatalog c;
+  std::string error;
+  CHECK_FALSE(c.merge_schema_yaml("tools: [unclosed", &error));
+  CHECK(error.find("invalid schema YAML") != std::string::npos);
+  CHECK_FALSE(c.merge_schema_yaml("other: 1", &error));
+  CHECK(error.find("no 'tools' map") != std::string::npos);
+  CHECK_FALSE(ActionCatalog::from_json("{\"actions\": 3", &error).has_value());
+  CHECK_FALSE(ActionCatalog::from_json(
+                  R"({"actions":[{"name":"x","params":[{"name":"p","type":"float"}]}]})", &error)
+                  .has_value());
+  CHECK(error.find("unknown type 'float'") != std::string::npos);
+}
+
+TEST_CASE("type checks follow nesl's transformToAction", "[catalog]") {
+  ParamSpec integer;
+  integer.name = "count";
+  integer.type = ParamType::integer;
+  CHECK(type_error(integer, "2").empty());
+  CHECK(type_error(integer, "-17").empty());
+  CHECK(type_error(integer, "2.0") == "Invalid integer value: 2.0");
+  CHECK(type_error(integer, "02") == "Invalid integer value: 02");
+  CHECK(type_error(integer, "") == "Invalid integer value: ");
+  ParamSpec boolean;
+  boolean.name = "flag";
+  boolean.type = ParamType::boolean;
+  CHECK(type_error(boolean, "true").empty());
+  CHECK(type_error(boolean, "True") == "Invalid boolean value: True");
+  ParamSpec lang;
+  lang.name = "lang";
+  lang.type = ParamType::enumeration;
+  lang.values = {"bash", "python"};
+  CHECK(type_error(lang, "ruby") == "Invalid enum value: ruby. Allowed: bash, python");
+  ParamSpec abs;
+  abs.name = "path";
+  abs.type = ParamType::string;
+  abs.absolute_path = true;
+  CHECK(type_error(abs, "/tmp/x").empty());
+  CHECK(type_error(abs, "C:\\x").empty());
+  CHECK(type_error(abs, "x") == "Invalid absolute path: x");
+}
+
+TEST_CASE("edit distance counts a transposition once and ignores case", "[catalog]") {
+  CHECK(edit_distance("CRAETE_FILE", "CREATE_FILE") == 1);
+  CHECK(edit_distance("write_fil", "write_file") == 1);
+  CHECK(edit_distance("Write_File", "write_file") == 0);
+  CHECK(edit_distance("abc", "") == 3);
+  const auto names = close_names("DELET_FILE", {"DELETE_FILE", "DELETE_DIR", "READ_FILE"});
+  REQUIRE(names.size() == 1);
+  CHECK(names[0] == "DELETE_FILE");
+}
+
+TEST_CASE("invalid UTF-8 is reported once and parsing goes on", "[catalog]") {
+  const std::string text = "prose \xFF\xFE\n#!telt [3-char SHA: abc]\n=== DELETE_FILE ===\n--PATH abc--\n"
+                           "a\xC3.txt\n--END abc--\n";
+  const CheckedDocument checked = check_document(text);
+  REQUIRE(checked.diagnostics.size() == 1);
+  CHECK(checked.diagnostics[0].code == "INVALID_UTF8");
+  CHECK(checked.diagnostics[0].range.begin == 6);
+  CHECK(checked.verdicts.at(0).valid);
+}
