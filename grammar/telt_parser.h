@@ -3,9 +3,11 @@
 #pragma once
 
 #include "grammar/parse_context.h"
+#include "grammar/telt_line.h"
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blockls {
 
@@ -25,9 +27,37 @@ public:
 
 private:
   enum class State { outside, in_block, in_command, in_parameter, recovering };
+
+  void open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx);
+  // Reports the open block as unclosed; `next_start` is the START that interrupts it
+  // (nullptr at the end of input).
+  void report_unclosed(const LineRef* next_start, ParseContext& ctx);
+  // Completes the fixes that depend on the whole block, then leaves it.
+  void close_block(ParseContext& ctx);
+  // PARAM / END lines (exact, mismatched, indented or near misses); false for content.
+  bool on_delimiter(const LineRef& line, ParseContext& ctx);
+  void on_content(const LineRef& line, ParseContext& ctx);
+  Block& block(ParseContext& ctx) const { return ctx.out->blocks[static_cast<size_t>(block_)]; }
+  void report(ParseContext& ctx, Diagnostic diagnostic);
+
   State state_ = State::outside;
   int32_t block_ = -1; // index of the open block in ctx.out->blocks
-  // (implementation state goes here)
+  // Everything below describes the open block, as byte offsets into the document.
+  std::string hash_; // the block's hash ("" while unknown: a START without one)
+  bool has_command_ = false;
+  bool crlf_ = false;         // the START line ends with "\r\n": inserted lines do too
+  size_t start_end_ = 0;      // end of the START line's text
+  size_t start_body_end_ = 0; // end of its syntax part (before a trailing comment)
+  size_t start_hash_begin_ = 0;
+  bool start_hash_missing_ = false;
+  size_t fence_close_begin_ = SIZE_MAX; // first byte of the Markdown fence's closing line
+  // Fixes of MALFORMED_START (without a hash) and BAD_HASH need the whole block: the
+  // hash adopted from the first delimiter, or every place the hash is written.
+  std::vector<ByteRange> hash_sites_;
+  int64_t start_fix_diagnostic_ = -1; // MALFORMED_START waiting for the adopted hash
+  int64_t bad_hash_diagnostic_ = -1;
+  bool hash_adopted_ = false;
+  ByteRange adopt_window_; // lines scanned before the hash was adopted
 };
 
 } // namespace blockls
