@@ -1,9 +1,1022 @@
-// NESL parser (stub until implemented).
+// The nesl-js state machine (SEEKING_HEADER -> IN_BLOCK -> IN_HEREDOC) over complete lines,
+// with nesl-js's 14 error codes (same conditions, messages and positions), our extra notes
+// (SUSPICIOUS_END, GLUED_DELIMITER, DUPLICATE_BLOCK_ID, LEGACY_ERA, NONSTANDARD_*) and a fix
+// for each cause that has a knowable repair. Errors that only follow from an earlier one in
+// the same block (cascades) carry no fix, so applying every preferred fix gives one repair
+// per cause.
 #include "grammar/nesl_parser.h"
 
+#include "grammar/document_parser.h"
+#include "grammar/unicode.h"
+
+#include <algorithm>
+
 namespace blockls {
-bool NeslParser::try_start(const LineRef&, ParseContext&) { return false; }
-void NeslParser::on_line(const LineRef&, ParseContext&) {}
-void NeslParser::yield_to_foreign_start(const LineRef&, ParseContext&) {}
-void NeslParser::finish(ParseContext&, uint32_t) {}
+namespace {
+
+using nesl::Assignment;
+using nesl::EraSyntax;
+
+constexpr std::string_view kMalformedHeader = "MALFORMED_HEADER";
+constexpr std::string_view kInvalidBlockId = "INVALID_BLOCK_ID";
+constexpr std::string_view kUnclosedBlock = "UNCLOSED_BLOCK";
+constexpr std::string_view kMismatchedEnd = "MISMATCHED_END";
+constexpr std::string_view kInvalidKey = "INVALID_KEY";
+constexpr std::string_view kDuplicateKey = "DUPLICATE_KEY";
+constexpr std::string_view kEmptyKey = "EMPTY_KEY";
+constexpr std::string_view kInvalidOperator = "INVALID_ASSIGNMENT_OPERATOR";
+constexpr std::string_view kInvalidValue = "INVALID_VALUE";
+constexpr std::string_view kUnclosedQuote = "UNCLOSED_QUOTE";
+constexpr std::string_view kTrailingContent = "TRAILING_CONTENT";
+constexpr std::string_view kInvalidDelimiter = "INVALID_HEREDOC_DELIMITER";
+constexpr std::string_view kUnclosedHeredoc = "UNCLOSED_HEREDOC";
+constexpr std::string_view kMalformedAssignment = "MALFORMED_ASSIGNMENT";
+// Ours.
+constexpr std::string_view kSuspiciousEnd = "SUSPICIOUS_END";
+constexpr std::string_view kGluedDelimiter = "GLUED_DELIMITER";
+constexpr std::string_view kDuplicateBlockId = "DUPLICATE_BLOCK_ID";
+constexpr std::string_view kLegacyEra = "LEGACY_ERA";
+constexpr std::string_view kNonstandardBlockId = "NONSTANDARD_BLOCK_ID";
+constexpr std::string_view kNonstandardLabel = "NONSTANDARD_HEADER_LABEL";
+
+constexpr std::string_view kStandardLabel = "three-char-SHA-256";
+
+// Byte offset reached by walking `units` UTF-16 units from `begin` (clamped to the text).
+size_t advance_utf16(std::string_view text, size_t begin, size_t units) {
+  size_t pos = begin;
+  size_t done = 0;
+  while (pos < text.size() && done < units) {
+    const unicode::Decoded d = unicode::decode(text, pos);
+    done += d.valid && d.codepoint > 0xFFFF ? 2 : 1;
+    pos += d.length;
+  }
+  return pos;
+}
+
+bool is_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// Applies non-overlapping `edits` (absolute offsets) to `text`, which starts at `base`.
+std::string apply_edits(std::string_view text, size_t base, std::vector<TextEdit> edits) {
+  std::sort(edits.begin(), edits.end(),
+            [](const TextEdit& a, const TextEdit& b) { return a.range.begin < b.range.begin; });
+  std::string out;
+  size_t pos = 0;
+  for (const TextEdit& e : edits) {
+    const size_t b = e.range.begin - base;
+    out.append(text.substr(pos, b - pos));
+    out.append(e.new_text);
+    pos = e.range.end - base;
+  }
+  out.append(text.substr(pos));
+  return out;
+}
+
+// True when `s` (already trimmed at the end) ends with a `"` that no backslash escapes.
+bool ends_with_unescaped_quote(std::string_view s) {
+  if (s.empty() || s.back() != '"') return false;
+  size_t backslashes = 0;
+  for (size_t i = s.size() - 1; i > 0 && s[i - 1] == '\\'; --i)
+    ++backslashes;
+  return backslashes % 2 == 0;
+}
+
+bool is_valid_key_line(std::string_view line) {
+  const Assignment a = nesl::parse_assignment(line);
+  if (a.kind == Assignment::Kind::error) return false;
+  return a.key_begin == 0 && !nesl::key_error(line.substr(a.key_begin, a.key_end - a.key_begin));
+}
+
+// Repairs one assignment line so that it parses as a clean `key = "value"`: `:=` / `=>`
+// become `=`, a bare or single-quoted value is quoted, invalid escapes are escaped, trailing
+// content is dropped, a leading indent is stripped and an invalid key renamed. nullopt when
+// no clean line comes out.
+std::optional<std::string> repair_assignment(std::string_view line, std::string_view code,
+                                             size_t err_begin) {
+  std::string s(line);
+  if (code == "INVALID_OPERATOR" && s.compare(err_begin, 2, ":=") == 0)
+    s.replace(err_begin, 2, "=");
+  if (code == kInvalidValue && s.compare(err_begin, 2, "=>") == 0) s.replace(err_begin, 2, "=");
+  for (int round = 0; round < 4; ++round) {
+    const Assignment a = nesl::parse_assignment(s);
+    if (a.kind == Assignment::Kind::heredoc) return std::nullopt;
+    if (a.kind == Assignment::Kind::quoted) {
+      if (a.key_begin > 0) {
+        s.erase(0, a.key_begin);
+        continue;
+      }
+      const std::string_view key = std::string_view(s).substr(0, a.key_end);
+      if (nesl::key_error(key)) {
+        const std::string fixed = nesl::repair_key(key);
+        if (fixed.empty()) return std::nullopt;
+        s.replace(0, a.key_end, fixed);
+        continue;
+      }
+      return s;
+    }
+    if (a.code == kInvalidValue) {
+      if (a.err_end > s.size()) return std::nullopt; // empty value: nothing to quote
+      const std::string_view v = std::string_view(s).substr(a.err_begin, a.err_end - a.err_begin);
+      if (v.starts_with("<<") || v.starts_with("=>")) return std::nullopt;
+      std::string quoted;
+      if (v.front() == '"') {
+        quoted = "\"" + nesl::escape_invalid_json(v.substr(1, v.size() - 2)) + "\"";
+      } else if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') {
+        quoted = "\"" + nesl::json_escape(v.substr(1, v.size() - 2)) + "\"";
+      } else {
+        quoted = "\"" + nesl::json_escape(v) + "\"";
+      }
+      s.replace(a.err_begin, a.err_end - a.err_begin, quoted);
+      continue;
+    }
+    if (a.code == kTrailingContent) {
+      s.erase(a.value_end);
+      continue;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string key_of_line(std::string_view line) {
+  const Assignment a = nesl::parse_assignment(line);
+  return std::string(line.substr(a.key_begin, a.key_end - a.key_begin));
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics and fixes
+
+int NeslParser::report(ParseContext& ctx, std::string_view code, Severity severity, int32_t block,
+                       uint32_t line, ByteRange range, std::string message, std::string hint) {
+  Diagnostic d;
+  d.code = code;
+  d.severity = severity;
+  d.dialect = Dialect::nesl;
+  d.block = block;
+  d.line = line;
+  d.range = range;
+  d.message = std::move(message);
+  d.fix_hint = std::move(hint);
+  ctx.out->diagnostics.push_back(std::move(d));
+  return static_cast<int>(ctx.out->diagnostics.size() - 1);
+}
+
+void NeslParser::add_fix(ParseContext& ctx, int diag, std::string title,
+                         std::vector<TextEdit> edits, bool preferred) {
+  if (diag == kNone || edits.empty()) return;
+  std::vector<Fix>& fixes = ctx.out->diagnostics[static_cast<size_t>(diag)].fixes;
+  Fix fix{std::move(title), preferred, std::move(edits)};
+  if (preferred) {
+    fixes.insert(fixes.begin(), std::move(fix));
+  } else {
+    fixes.push_back(std::move(fix));
+  }
+}
+
+std::string NeslParser::fresh_id(uint32_t seed) const {
+  static constexpr std::string_view kAlphabet = "abcdefghijkmnpqrstuvwxyz23456789";
+  uint32_t n = seed * 2654435761u + 12345u;
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    std::string id;
+    uint32_t v = n;
+    for (int k = 0; k < 3; ++k) {
+      id.push_back(kAlphabet[v % kAlphabet.size()]);
+      v /= static_cast<uint32_t>(kAlphabet.size());
+    }
+    // A fresh id is unused by every block seen so far.
+    const bool used = id == id_ || std::any_of(seen_ids_.begin(), seen_ids_.end(),
+                                               [&](const auto& s) { return s.first == id; });
+    if (!used) return id;
+    n = n * 1103515245u + 12345u;
+  }
+  return "zzz";
+}
+
+TextEdit NeslParser::close_insertion(ParseContext& ctx, std::string_view text_to_insert) const {
+  if (fence_close_begin_ != npos)
+    return {{fence_close_begin_, fence_close_begin_}, std::string(text_to_insert)};
+  const size_t size = ctx.text.size();
+  if (size == 0 || ctx.text.back() == '\n') return {{size, size}, std::string(text_to_insert)};
+  std::string t = nl_ + std::string(text_to_insert);
+  if (t.ends_with(nl_)) t.resize(t.size() - nl_.size());
+  return {{size, size}, t};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points
+
+bool NeslParser::try_start(const LineRef& line, ParseContext& ctx) {
+  if (!nl_known_ && line.has_newline) {
+    nl_known_ = true;
+    if (line.end < ctx.text.size() && ctx.text[line.end] == '\r') nl_ = "\r\n";
+  }
+  seeking_line(line, ctx);
+  const std::string_view trimmed = nesl::js_trim(line.text);
+  const EraSyntax* era = nesl::header_era(trimmed);
+  prev_line_begin_ = line.begin;
+  if (!era) return false;
+  handle_header(line, ctx, *era, false);
+  return true;
+}
+
+void NeslParser::on_line(const LineRef& line, ParseContext& ctx) {
+  if (!nl_known_ && line.has_newline) {
+    nl_known_ = true;
+    if (line.end < ctx.text.size() && ctx.text[line.end] == '\r') nl_ = "\r\n";
+  }
+  if (block_ < 0) return;
+  {
+    const Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
+    if (b.fence_close_line && *b.fence_close_line == line.number && fence_close_begin_ == npos) {
+      fence_close_begin_ = line.begin;
+      cascade_ = true; // the block's fence is closed: what follows is not meant for it
+    }
+  }
+  const int32_t before = block_;
+  if (state_ == State::in_heredoc) {
+    heredoc_line(line, ctx);
+  } else {
+    block_line(line, ctx);
+  }
+  if (block_ >= 0 && block_ == before)
+    ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+  prev_line_begin_ = line.begin;
+}
+
+void NeslParser::yield_to_foreign_start(const LineRef& line, ParseContext& ctx) {
+  if (state_ != State::in_block) return;
+  report_unclosed_before(line, ctx);
+  close_block(ctx, std::nullopt);
+}
+
+void NeslParser::finish(ParseContext& ctx, uint32_t line_count) {
+  const size_t end = ctx.text.size();
+  if (state_ == State::in_heredoc) {
+    const std::string end_marker = std::string(era_->end_prefix) + id_;
+    const int d = report(ctx, kUnclosedHeredoc, Severity::block_fatal, block_, line_count,
+                         {end, end}, "Heredoc '" + delim_ + "' not closed before EOF",
+                         "Add a line '" + delim_ + "' after the heredoc content.");
+    if (!suspicious_seen_) {
+      if (body_end_marker_ != npos) {
+        add_fix(ctx, d, "Close the heredoc before '" + end_marker + "'",
+                {{{body_end_marker_, body_end_marker_}, delim_ + nl_}});
+      } else {
+        add_fix(ctx, d, "Close the heredoc and the block",
+                {close_insertion(ctx, delim_ + nl_ + end_marker + nl_)});
+      }
+    }
+    close_block(ctx, std::nullopt);
+  } else if (state_ == State::in_block) {
+    if (quote_.active) resolve_pending_quote(ctx, nullptr);
+    const std::string end_marker = std::string(era_->end_prefix) + id_;
+    const int d = report(ctx, kUnclosedBlock, Severity::block_fatal, block_, line_count, {end, end},
+                         "Block '" + id_ + "' not closed before EOF",
+                         "End the block with a line '" + end_marker + "'.");
+    if (!suspicious_seen_ && !skip_.active)
+      add_fix(ctx, d, "Insert '" + end_marker + "'", {close_insertion(ctx, end_marker + nl_)});
+    close_block(ctx, std::nullopt);
+  }
+  pending_header_ = {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Headers
+
+void NeslParser::handle_header(const LineRef& line, ParseContext& ctx, const EraSyntax& era,
+                               bool /*inside_block*/) {
+  const nesl::HeaderMatch m = nesl::match_header(line.text, era);
+  if (!m.matched) {
+    const int d =
+        report(ctx, kMalformedHeader, Severity::block_fatal, -1, line.number,
+               {line.begin, line.end}, "Invalid " + std::string(era.name) + " header format",
+               "A header is exactly '" + std::string(era.header) + "[@" +
+                   std::string(kStandardLabel) + ": id]'.");
+    // A repair: the loosely parsed id in the canonical header, offered once its end marker
+    // shows the block is otherwise sound.
+    std::string_view t = nesl::js_trim(line.text).substr(era.header.size());
+    t = nesl::js_trim(t);
+    if (t.starts_with('[')) t = nesl::js_trim(t.substr(1));
+    if (t.starts_with('@')) t.remove_prefix(1);
+    if (t.ends_with(']')) t.remove_suffix(1);
+    const size_t colon = t.rfind(':');
+    std::string id(nesl::js_trim(colon == npos ? t : t.substr(colon + 1)));
+    if (nesl::is_valid_block_id(id) && unicode::utf16_length(id) == 3) {
+      pending_header_ = {};
+      pending_header_.active = true;
+      pending_header_.diag = d;
+      pending_header_.era = era.era;
+      pending_header_.old_id = id;
+      pending_header_.new_id = id;
+      pending_header_.header_begin = line.begin;
+      pending_header_.header_edit = {{line.begin, line.end},
+                                     std::string(era.header) + "[@" + std::string(kStandardLabel) +
+                                         ": " + id + "]"};
+    }
+    return;
+  }
+  const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
+  if (const auto err = nesl::block_id_error(id)) {
+    const std::string standard =
+        std::string(era.header) + "[@" + std::string(kStandardLabel) + ": ";
+    ByteRange range;
+    if (line.text.starts_with(standard)) {
+      range = {line.begin + m.id_begin, line.begin + m.id_end};
+    } else { // nesl-js: column 1, the id's length
+      range = {line.begin, advance_utf16(ctx.text, line.begin, unicode::utf16_length(id))};
+    }
+    const int d =
+        report(ctx, kInvalidBlockId, Severity::block_fatal, -1, line.number, range,
+               std::string(*err), "A block id is 3 letters or digits (2-8 are accepted).");
+    std::string fixed;
+    for (char c : id)
+      if (is_alnum(c)) fixed.push_back(c);
+    if (fixed.size() != 3 || std::any_of(seen_ids_.begin(), seen_ids_.end(),
+                                         [&](const auto& s) { return s.first == fixed; }))
+      fixed = fresh_id(line.number);
+    pending_header_ = {};
+    pending_header_.active = true;
+    pending_header_.diag = d;
+    pending_header_.era = era.era;
+    pending_header_.old_id = std::string(id);
+    pending_header_.new_id = fixed;
+    pending_header_.header_begin = line.begin;
+    std::string header(era.header);
+    header += "[@" + std::string(kStandardLabel) + ": " + fixed + "]";
+    pending_header_.header_edit = {{line.begin, line.end}, header};
+    return;
+  }
+  open_block(line, ctx, era, m);
+}
+
+void NeslParser::seeking_line(const LineRef& line, ParseContext& ctx) {
+  PendingHeader& p = pending_header_;
+  if (!p.active || line.begin == p.header_begin) return;
+  const std::string_view t = line.text;
+  if (nesl::header_era(nesl::js_trim(t))) {
+    p = {};
+    return;
+  }
+  const EraSyntax& era = nesl::era_syntax(p.era);
+  const std::string old_end = std::string(era.end_prefix) + p.old_id;
+  const std::string old_delim = std::string(era.delim_prefix) + p.old_id;
+  const std::string new_delim = std::string(era.delim_prefix) + p.new_id;
+  if (t == old_end || t == old_end + "'") {
+    std::vector<TextEdit> edits = p.edits;
+    edits.push_back(p.header_edit);
+    edits.push_back({{line.begin, line.end}, std::string(era.end_prefix) + p.new_id});
+    // Verify: the repaired block alone must parse without any diagnostic.
+    const std::string repaired = apply_edits(
+        ctx.text.substr(p.header_begin, line.end - p.header_begin), p.header_begin, edits);
+    const ParsedDocument check = parse_document(repaired, ParseOptions{false, true});
+    const bool used = std::any_of(seen_ids_.begin(), seen_ids_.end(),
+                                  [&](const auto& s) { return s.first == p.new_id; });
+    if (check.diagnostics.empty() && check.blocks.size() == 1 && !used)
+      add_fix(ctx, p.diag, "Rewrite the header as '" + p.header_edit.new_text + "'",
+              std::move(edits));
+    p = {};
+    return;
+  }
+  if (p.old_id == p.new_id) return;
+  const size_t opener = t.find("<<'" + old_delim + "'");
+  if (opener != npos) {
+    p.edits.push_back(
+        {{line.begin + opener + 3, line.begin + opener + 3 + old_delim.size()}, new_delim});
+  } else if (t == old_delim) {
+    p.edits.push_back({{line.begin, line.end}, new_delim});
+  }
+}
+
+void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyntax& era,
+                            const nesl::HeaderMatch& m) {
+  Block b;
+  b.dialect = Dialect::nesl;
+  b.era = era.era;
+  b.id = std::string(line.text.substr(m.id_begin, m.id_end - m.id_begin));
+  b.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
+  b.start_line = line.number;
+  b.range = {line.begin, line.end};
+  Command c;
+  c.line = line.number;
+  c.name_range = {line.begin, line.begin};
+  b.commands.push_back(std::move(c));
+  ctx.out->blocks.push_back(std::move(b));
+  block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
+  const Block& blk = ctx.out->blocks.back();
+  state_ = State::in_block;
+  era_ = &era;
+  id_ = blk.id;
+  delim_ = std::string(era.delim_prefix) + id_;
+  params_.clear();
+  cascade_ = suspicious_seen_ = mismatched_ = false;
+  fence_close_begin_ = npos;
+  id_refs_ = {blk.id_range};
+  era_refs_ = {{line.begin, line.begin + era.header.size() - 1}};
+  duplicate_diag_ = legacy_diag_ = kNone;
+  skip_ = {};
+  quote_ = {};
+  pending_header_ = {};
+
+  for (const auto& [seen, seen_line] : seen_ids_) {
+    if (seen != id_) continue;
+    duplicate_diag_ = report(
+        ctx, kDuplicateBlockId, Severity::parameter_warning, block_, line.number, blk.id_range,
+        "Block id '" + id_ + "' is already used by the block on line " +
+            std::to_string(seen_line + 1) +
+            "; tools that match results and errors by id confuse the two blocks",
+        "Give every block its own id.");
+    break;
+  }
+  seen_ids_.push_back({id_, line.number});
+  const size_t units = unicode::utf16_length(id_);
+  if (units != 3)
+    report(ctx, kNonstandardBlockId, Severity::syntax_info, block_, line.number, blk.id_range,
+           "Block id '" + id_ + "' has " + std::to_string(units) +
+               " characters; the documented form is exactly 3 (nesl-js accepts 2 to 8)");
+  const std::string_view label = line.text.substr(m.label_begin, m.label_end - m.label_begin);
+  if (label != kStandardLabel) {
+    const int d = report(ctx, kNonstandardLabel, Severity::syntax_info, block_, line.number,
+                         {line.begin + m.label_begin, line.begin + m.label_end},
+                         "Header label '@" + std::string(label) + "' is not the documented '@" +
+                             std::string(kStandardLabel) +
+                             "'; nesl-js 0.1.12 accepts any label, "
+                             "older parsers reject the header");
+    add_fix(
+        ctx, d, "Use '@" + std::string(kStandardLabel) + "'",
+        {{{line.begin + m.label_begin, line.begin + m.label_end}, std::string(kStandardLabel)}});
+  }
+  if (era.era != Era::nesl) {
+    legacy_diag_ =
+        report(ctx, kLegacyEra, Severity::syntax_info, block_, line.number, era_refs_.front(),
+               std::string(era.era == Era::sham ? "SHAM" : "Upper-case NESL") + " syntax ('" +
+                   std::string(nesl::js_trim(era.header)) + "', '" + std::string(era.end_prefix) +
+                   "', '" + std::string(era.delim_prefix) +
+                   "') is an older era of NESL; current tools expect '#!nesl', "
+                   "'#!end_', 'EOT_'");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Block lines
+
+void NeslParser::report_unclosed_before(const LineRef& line, ParseContext& ctx) {
+  Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
+  const uint32_t prev = line.number > 0 ? line.number - 1 : 0;
+  if (prev_line_begin_ < line.begin) b.range.end = std::max(b.range.begin, line.begin - 1);
+  if (b.range.end > b.range.begin && ctx.text[b.range.end - 1] == '\r') --b.range.end;
+  const std::string end_marker = std::string(era_->end_prefix) + id_;
+  const int d = report(ctx, kUnclosedBlock, Severity::block_fatal, block_, prev,
+                       {prev_line_begin_, prev_line_begin_},
+                       "Block '" + id_ + "' not closed before new block",
+                       "End the block with a line '" + end_marker + "' before the next one.");
+  if (!suspicious_seen_ && !skip_.active) {
+    const size_t at = fence_close_begin_ != npos ? fence_close_begin_ : line.begin;
+    add_fix(ctx, d, "Insert '" + end_marker + "'", {{{at, at}, end_marker + nl_}});
+  }
+}
+
+bool NeslParser::suspicious_end(const LineRef& line, ParseContext& ctx, std::string_view trimmed) {
+  std::string_view rest = trimmed.substr(era_->end_prefix.size());
+  size_t n = 0;
+  while (n < rest.size() && is_alnum(rest[n]))
+    ++n;
+  if (n < 2 || n > 8) return false;
+  std::string_view tail = rest.substr(n);
+  if (tail.starts_with('\'')) tail.remove_prefix(1);
+  if (!tail.empty()) {
+    const unicode::Decoded d = unicode::decode(tail, 0);
+    if (!d.valid || !nesl::is_js_space(d.codepoint)) return false;
+  }
+  const std::string_view end_id = rest.substr(0, n);
+  const size_t lead = static_cast<size_t>(trimmed.data() - line.text.data());
+  std::string why = lead > 0        ? "it is indented"
+                    : !tail.empty() ? "text follows it"
+                                    : "trailing whitespace";
+  if (lead > 0 && !tail.empty()) why = "it is indented and text follows it";
+  std::string message = "'" + std::string(era_->end_prefix) + std::string(end_id) +
+                        "' is not an exact end marker (" + why +
+                        "); nesl ignores the line and the block stays open";
+  if (end_id != id_)
+    message += "; it also names '" + std::string(end_id) + "' instead of '" + id_ + "'";
+  const std::string exact = std::string(era_->end_prefix) + id_;
+  const int d = report(ctx, kSuspiciousEnd, Severity::parameter_warning, block_, line.number,
+                       {line.begin + lead, line.begin + lead + trimmed.size()}, message,
+                       "The end marker must be alone on its line, unindented.");
+  if (!skip_.active && !quote_.active)
+    add_fix(ctx, d, "Rewrite as '" + exact + "'", {{{line.begin, line.end}, exact}});
+  suspicious_seen_ = true;
+  cascade_ = true;
+  return true;
+}
+
+void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
+  const std::string_view trimmed = nesl::js_trim(line.text);
+  if (trimmed.empty()) return;
+
+  // An open UNCLOSED_QUOTE: a clean line ends it as a one-line string; a line ending with
+  // `"` closes a multi-line string (resolved after the line is reported as a cascade).
+  bool closes_quote = false;
+  if (quote_.active) {
+    const bool structural = trimmed.starts_with(era_->end_prefix) || nesl::header_era(trimmed) ||
+                            is_valid_key_line(line.text);
+    if (structural) {
+      resolve_pending_quote(ctx, nullptr);
+    } else if (ends_with_unescaped_quote(nesl::js_trim_end(line.text))) {
+      closes_quote = true;
+    } else {
+      quote_.continued = true;
+    }
+  }
+  // A rejected heredoc opener: its closing line ends the cascade.
+  bool closes_skip = false;
+  size_t skip_pos = npos;
+  size_t skip_len = 0;
+  if (skip_.active) {
+    for (const std::string* delim : {&skip_.written, &delim_}) {
+      const size_t pos = line.text.find(*delim);
+      if (pos == npos) continue;
+      const std::string_view before = line.text.substr(0, pos);
+      const std::string_view after = line.text.substr(pos + delim->size());
+      if (before.find("<<") == npos && (after.empty() || after == "'")) {
+        closes_skip = true;
+        skip_pos = pos;
+        skip_len = delim->size();
+        break;
+      }
+    }
+  }
+
+  const int32_t block_before = block_;
+  if (trimmed.starts_with(era_->end_prefix)) {
+    if (const auto r = nesl::match_end_marker(line.text, *era_)) {
+      const std::string_view end_id = line.text.substr(r->begin, r->end - r->begin);
+      id_refs_.push_back({line.begin + r->begin, line.begin + r->end});
+      era_refs_.push_back({line.begin, line.begin + era_->end_prefix.size()});
+      if (end_id != id_) {
+        mismatched_ = true;
+        const int d = report(
+            ctx, kMismatchedEnd, Severity::block_fatal, block_, line.number, {line.begin, line.end},
+            "End marker '" + std::string(end_id) + "' doesn't match block ID '" + id_ + "'",
+            "The end marker repeats the header's id.");
+        add_fix(ctx, d, "Use '" + std::string(era_->end_prefix) + id_ + "'",
+                {{{line.begin + r->begin, line.begin + r->end}, id_}});
+      }
+      ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+      close_block(ctx, line.number);
+    } else {
+      suspicious_end(line, ctx, trimmed);
+    }
+  } else if (trimmed.starts_with(era_->header)) {
+    // A header of the block's own era: nesl-js reports the open block as not closed, even
+    // when the header is malformed (then the block goes on).
+    const nesl::HeaderMatch m = nesl::match_header(line.text, *era_);
+    if (!m.matched) {
+      const bool saved = suspicious_seen_;
+      suspicious_seen_ = true; // no fix: the end marker would leave a malformed header behind
+      report_unclosed_before(line, ctx);
+      suspicious_seen_ = saved;
+    } else {
+      report_unclosed_before(line, ctx);
+      const EraSyntax& era = *era_;
+      close_block(ctx, std::nullopt);
+      handle_header(line, ctx, era, true);
+    }
+  } else if (const EraSyntax* other = nesl::header_era(trimmed);
+             other && nesl::match_header(line.text, *other).matched &&
+             nesl::is_valid_block_id(
+                 line.text.substr(nesl::match_header(line.text, *other).id_begin,
+                                  nesl::match_header(line.text, *other).id_end -
+                                      nesl::match_header(line.text, *other).id_begin))) {
+    // A valid header of another era opens a new block too.
+    report_unclosed_before(line, ctx);
+    close_block(ctx, std::nullopt);
+    open_block(line, ctx, *other, nesl::match_header(line.text, *other));
+  } else if (trimmed.find('=') != npos) {
+    assignment_line(line, ctx);
+  } else {
+    const int d =
+        report(ctx, kMalformedAssignment, Severity::block_fatal, block_, line.number,
+               {line.begin, line.end},
+               "Invalid line format in block '" + id_ +
+                   "': not a valid key-value assignment or empty line",
+               "Inside a block: 'key = \"value\"', a heredoc, blank lines and the end marker.");
+    if (!cascading()) {
+      bool fixed = false;
+      for (Era e : {Era::nesl, Era::nesl_upper, Era::sham}) {
+        const EraSyntax& es = nesl::era_syntax(e);
+        if (&es != era_ && trimmed == std::string(es.end_prefix) + id_) {
+          const std::string exact = std::string(era_->end_prefix) + id_;
+          add_fix(ctx, d, "Rewrite as '" + exact + "'", {{{line.begin, line.end}, exact}});
+          fixed = true;
+          suspicious_seen_ = cascade_ = true; // this line explains the block's UNCLOSED_BLOCK
+        }
+      }
+      if (!fixed && (trimmed.starts_with("//") || trimmed.starts_with('#'))) {
+        const ByteRange whole =
+            line.has_newline ? ByteRange{line.begin, line.next} : ByteRange{line.begin, line.end};
+        add_fix(ctx, d, "Delete the comment line (NESL has no comments)", {{whole, ""}});
+        fixed = true;
+      }
+      {
+        const size_t colon = trimmed.find(':');
+        if (!fixed && colon != npos) {
+          const std::string key(nesl::js_trim(trimmed.substr(0, colon)));
+          const std::string candidate =
+              key + " = " + std::string(nesl::js_trim(trimmed.substr(colon + 1)));
+          if (!nesl::key_error(key)) {
+            if (auto repaired = repair_assignment(candidate, "", 0);
+                repaired && !has_param(key_of_line(*repaired)))
+              add_fix(ctx, d, "Write '" + key + " = ...'", {{{line.begin, line.end}, *repaired}});
+          }
+        }
+      }
+    }
+  }
+
+  if (block_ == block_before && block_ >= 0) {
+    if (closes_quote && quote_.active) resolve_pending_quote(ctx, &line);
+    if (closes_skip && skip_.active) end_skip(ctx, &line, skip_pos, skip_len, false);
+  }
+}
+
+void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
+  const Assignment a = nesl::parse_assignment(line.text);
+  const size_t base = line.begin;
+  const size_t text_end = ctx.text.size();
+  auto span = [&](size_t b, size_t e) { return ByteRange{base + b, std::min(base + e, text_end)}; };
+
+  if (a.kind != Assignment::Kind::error) {
+    const std::string key(line.text.substr(a.key_begin, a.key_end - a.key_begin));
+    const std::string_view raw_key = line.text.substr(0, a.eq);
+    const bool leading = a.key_begin > 0;
+    const auto key_err = nesl::key_error(key);
+    const bool key_valid = !key_err;
+    const bool heredoc = a.kind == Assignment::Kind::heredoc;
+    int key_diag = kNone;
+    std::vector<TextEdit> key_fix;
+    if (!key_valid || leading) {
+      std::string message;
+      ByteRange range;
+      if (leading) {
+        const unicode::Decoded d = unicode::decode(raw_key, 0);
+        message = "Key contains invalid character '" + std::string(raw_key.substr(0, d.length)) +
+                  "' at position 1";
+        range = span(0, nesl::js_trim_end(raw_key).size());
+      } else {
+        message = *key_err;
+        range = span(a.key_begin, a.key_end);
+      }
+      key_diag =
+          report(ctx, kInvalidKey, Severity::block_fatal, block_, line.number, range, message,
+                 "A key is a letter or '_' then letters, digits or '_', unindented.");
+      const std::string fixed = key_valid ? key : nesl::repair_key(key);
+      if (!cascading() && !fixed.empty() && !has_param(fixed)) {
+        key_fix = {{span(0, a.key_end), fixed}};
+        if (!heredoc || key_valid) {
+          add_fix(ctx, key_diag,
+                  leading ? "Remove the indentation before the key"
+                          : "Rename the key to '" + fixed + "'",
+                  key_fix);
+        }
+      }
+    }
+    auto duplicate = [&]() {
+      const int d =
+          report(ctx, kDuplicateKey, Severity::command_error, block_, line.number,
+                 span(a.key_begin, a.key_end), "Duplicate key '" + key + "' in block '" + id_ + "'",
+                 "Each key appears once per block; the last value wins.");
+      if (cascading()) return;
+      for (int n = 2; n < 100; ++n) {
+        const std::string renamed = key + "_" + std::to_string(n);
+        if (has_param(renamed) || nesl::key_error(renamed)) continue;
+        add_fix(ctx, d, "Rename to '" + renamed + "'", {{span(a.key_begin, a.key_end), renamed}});
+        break;
+      }
+    };
+    if (!heredoc) {
+      if (key_valid && !leading) {
+        if (has_param(key)) duplicate();
+        std::string value = a.value;
+        const ByteRange token = span(a.value_begin, a.value_end);
+        const bool is_slice = value == slice(ctx.text, token);
+        set_param(ctx, key, span(a.key_begin, a.key_end), token, line.number,
+                  is_slice ? "" : std::move(value), is_slice);
+      }
+      return;
+    }
+    if (key_valid && !leading && has_param(key)) duplicate();
+    const std::string delim(line.text.substr(a.value_begin, a.value_end - a.value_begin));
+    if (key_valid) {
+      if (delim == delim_) {
+        heredoc_key_ = key;
+        heredoc_key_range_ = span(a.key_begin, a.key_end);
+        heredoc_line_ = line.number;
+        body_begin_ = body_end_ = body_end_marker_ = npos;
+        state_ = State::in_heredoc;
+        era_refs_.push_back(
+            {base + a.value_begin, base + a.value_begin + era_->delim_prefix.size()});
+        id_refs_.push_back({base + a.value_begin + era_->delim_prefix.size(), base + a.value_end});
+        return;
+      }
+      const size_t pos = line.text.find(delim);
+      const int d =
+          report(ctx, kInvalidDelimiter, Severity::block_fatal, block_, line.number,
+                 span(pos, pos + delim.size()), "Heredoc delimiter must be '" + delim_ + "'",
+                 "Every heredoc of block '" + id_ + "' is closed by '" + delim_ + "'.");
+      if (!skip_.active) {
+        const bool cascade = cascading();
+        skip_ = {};
+        skip_.active = true;
+        skip_.diag = cascade ? kNone : d;
+        skip_.written = delim;
+        skip_.edits = {{span(a.value_begin, a.value_end), delim_}};
+      }
+    } else if (!skip_.active) {
+      skip_ = {};
+      skip_.active = true;
+      skip_.diag = key_fix.empty() ? kNone : key_diag;
+      skip_.written = delim;
+      skip_.edits = key_fix;
+    }
+    return;
+  }
+
+  // Errors.
+  const bool cascade = cascading();
+  if (a.code == "INVALID_OPERATOR") {
+    const int d =
+        report(ctx, kInvalidOperator, Severity::block_fatal, block_, line.number,
+               span(a.err_begin, a.err_end),
+               "Invalid assignment operator '" + std::string(line.text.substr(a.err_begin, 2)) +
+                   "' - only '=' is allowed",
+               "Assign with '='.");
+    if (auto repaired = repair_assignment(line.text, a.code, a.err_begin);
+        !cascade && repaired && !has_param(key_of_line(*repaired)))
+      add_fix(ctx, d, "Use '='", {{{line.begin, line.end}, *repaired}});
+    return;
+  }
+  if (a.code == kTrailingContent) {
+    const std::string key(nesl::js_trim(line.text.substr(0, a.eq)));
+    const bool present = has_param(key);
+    if (!nesl::key_error(key) && !present) {
+      const ByteRange token = span(a.value_begin, a.value_end);
+      const bool is_slice = a.value == slice(ctx.text, token);
+      const size_t key_begin =
+          static_cast<size_t>(nesl::js_trim_start(line.text).data() - line.text.data());
+      set_param(ctx, key, span(key_begin, key_begin + key.size()), token, line.number,
+                is_slice ? "" : a.value, is_slice);
+    }
+    const int d = report(ctx, kTrailingContent, Severity::command_error, block_, line.number,
+                         span(a.err_begin, a.err_end), "Unexpected content after quoted value",
+                         "Nothing may follow the closing quote (NESL has no comments).");
+    if (auto repaired = repair_assignment(line.text, a.code, a.err_begin);
+        !cascade && repaired && !present) {
+      add_fix(ctx, d, "Delete the text after the value", {{{line.begin, line.end}, *repaired}});
+    }
+    return;
+  }
+  if (a.code == kEmptyKey) {
+    report(ctx, kEmptyKey, Severity::block_fatal, block_, line.number, span(a.err_begin, a.err_end),
+           "Assignment without key name", "Write 'key = \"value\"'.");
+    return;
+  }
+  if (a.code == kUnclosedQuote) {
+    const int d = report(ctx, kUnclosedQuote, Severity::block_fatal, block_, line.number,
+                         span(a.err_begin, a.err_end), "Unclosed quoted string",
+                         "A quoted value ends on its line; use a heredoc for several lines.");
+    if (!cascade) {
+      const std::string key(line.text.substr(a.key_begin, a.key_end - a.key_begin));
+      quote_ = {};
+      quote_.active = true;
+      quote_.diag = (a.key_begin == 0 && !nesl::key_error(key)) ? d : kNone;
+      quote_.line_begin = line.begin;
+      quote_.open_quote = base + a.err_begin;
+      quote_.line_end = line.end;
+      quote_.key = key;
+    }
+    return;
+  }
+  if (a.code == kInvalidValue) {
+    const int d =
+        report(ctx, kInvalidValue, Severity::block_fatal, block_, line.number,
+               span(a.err_begin, a.err_end), "Value must be a quoted string or heredoc",
+               "Values are \"JSON strings\" (numbers too: \"2\") or <<'" + delim_ + "' heredocs.");
+    if (cascade) return;
+    const std::string_view value =
+        line.text.substr(a.err_begin, std::min(a.err_end, line.text.size()) - a.err_begin);
+    if (value.starts_with("<<")) {
+      // A heredoc opener gone wrong (`<<EOT_x`, `<<"EOT_x"`): its body follows.
+      std::string_view w = nesl::js_trim(value.substr(2));
+      if (!w.empty() && (w.front() == '\'' || w.front() == '"')) w.remove_prefix(1);
+      size_t n = 0;
+      while (n < w.size() && w[n] != '\'' && w[n] != '"' &&
+             !nesl::is_js_space(static_cast<unsigned char>(w[n])))
+        ++n;
+      const std::string key(line.text.substr(a.key_begin, a.key_end - a.key_begin));
+      if (n > 0 && !skip_.active) {
+        skip_ = {};
+        skip_.active = true;
+        const bool key_ok = a.key_begin == 0 && !nesl::key_error(key) && !has_param(key);
+        skip_.diag = key_ok ? d : kNone;
+        skip_.written = std::string(w.substr(0, n));
+        skip_.edits = {{span(a.err_begin, a.err_end), "<<'" + delim_ + "'"}};
+      }
+      return;
+    }
+    if (auto repaired = repair_assignment(line.text, a.code, a.err_begin);
+        repaired && !has_param(key_of_line(*repaired))) {
+      std::string title = "Quote the value";
+      if (value.starts_with("=>"))
+        title = "Use '='";
+      else if (value.starts_with('"'))
+        title = "Escape the value for JSON";
+      add_fix(ctx, d, title, {{{line.begin, line.end}, *repaired}});
+    }
+    return;
+  }
+  // MALFORMED_ASSIGNMENT cannot come from a line with '=' (kept for completeness).
+  report(
+      ctx, kMalformedAssignment, Severity::block_fatal, block_, line.number, {line.begin, line.end},
+      "Invalid line format in block '" + id_ + "': not a valid key-value assignment or empty line");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Heredocs
+
+void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
+  const size_t pos = line.text.find(delim_);
+  if (pos != npos) {
+    const std::string_view before = line.text.substr(0, pos);
+    const std::string_view after = line.text.substr(pos + delim_.size());
+    const bool opening = before.find("<<") != npos;
+    const bool exact = !opening && pos == 0 && after.empty();
+    const bool glued = !opening && !exact && (after.empty() || after == "'");
+    if (exact || glued) {
+      if (glued && !before.empty()) {
+        if (body_begin_ == npos) body_begin_ = line.begin;
+        body_end_ = line.begin + pos;
+      }
+      if (glued) {
+        const bool blank_before = !before.empty() && nesl::js_trim(before).empty();
+        std::string message = "Heredoc delimiter '" + delim_ + "' ";
+        message += before.empty() ? "is followed by a quote" : "is not on its own line";
+        message += blank_before ? " (it is indented: the indentation becomes a last content line)"
+                                : "; nesl-js accepts it, stricter parsers do not";
+        const int d = report(ctx, kGluedDelimiter, Severity::syntax_info, block_, line.number,
+                             {line.begin + pos, line.end}, message,
+                             "Put the delimiter alone on its own line.");
+        if (blank_before) {
+          add_fix(ctx, d, "Remove the indentation before '" + delim_ + "'",
+                  {{{line.begin, line.end}, delim_}});
+        } else if (!before.empty()) {
+          add_fix(ctx, d, "Put '" + delim_ + "' on its own line",
+                  {{{line.begin + pos, line.end}, nl_ + delim_}});
+        } else {
+          add_fix(ctx, d, "Remove the quote after '" + delim_ + "'",
+                  {{{line.begin + pos + delim_.size(), line.end}, ""}});
+        }
+      }
+      ByteRange value_range{line.begin, line.begin};
+      std::string decoded;
+      bool is_slice = true;
+      if (body_begin_ != npos) {
+        value_range = {body_begin_, body_end_};
+        const std::string_view body = slice(ctx.text, value_range);
+        if (body.find("\r\n") != npos) {
+          is_slice = false;
+          for (size_t i = 0; i < body.size(); ++i) {
+            if (body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n') continue;
+            decoded.push_back(body[i]);
+          }
+        }
+      }
+      era_refs_.push_back({line.begin + pos, line.begin + pos + era_->delim_prefix.size()});
+      id_refs_.push_back(
+          {line.begin + pos + era_->delim_prefix.size(), line.begin + pos + delim_.size()});
+      state_ = State::in_block;
+      set_param(ctx, heredoc_key_, heredoc_key_range_, value_range, heredoc_line_,
+                std::move(decoded), is_slice);
+      return;
+    }
+  }
+  if (body_begin_ == npos) body_begin_ = line.begin;
+  body_end_ = line.end;
+  if (fence_close_begin_ == npos) {
+    if (const auto r = nesl::match_end_marker(line.text, *era_);
+        r && line.text.substr(r->begin, r->end - r->begin) == id_ && line.text.back() != '\'')
+      body_end_marker_ = line.begin;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bookkeeping
+
+void NeslParser::set_param(ParseContext& ctx, const std::string& key, ByteRange name_range,
+                           ByteRange value_range, uint32_t line, std::string decoded,
+                           bool is_slice) {
+  Command& c = ctx.out->blocks[static_cast<size_t>(block_)].commands.front();
+  const auto it = params_.find(key);
+  Parameter* p = nullptr;
+  if (it != params_.end()) {
+    p = &c.params[it->second];
+  } else {
+    params_.emplace(key, c.params.size());
+    c.params.push_back({});
+    p = &c.params.back();
+    p->name = key;
+    p->name_range = name_range;
+    p->line = line;
+  }
+  p->value_range = value_range;
+  p->decoded = std::move(decoded);
+  p->value_is_slice = is_slice;
+  if (key == "action") {
+    c.name = std::string(p->value(ctx.text));
+    c.name_range = value_range;
+  }
+}
+
+void NeslParser::resolve_pending_quote(ParseContext& ctx, const LineRef* closing) {
+  const PendingQuote q = quote_;
+  quote_ = {};
+  if (!q.active || q.diag == kNone) return;
+  if (closing == nullptr) {
+    if (q.continued) return;
+    const size_t begin = q.line_begin;
+    const std::string_view line = ctx.text.substr(begin, q.line_end - begin);
+    const std::string_view kept = nesl::js_trim_end(line);
+    const std::string repaired = std::string(kept) + "\"";
+    const Assignment a = nesl::parse_assignment(repaired);
+    if (a.kind == Assignment::Kind::quoted && !has_param(q.key)) {
+      const size_t at = begin + kept.size();
+      add_fix(ctx, q.diag, "Close the quoted string", {{{at, at}, "\""}});
+    }
+    return;
+  }
+  // A string over several lines: move it into a heredoc.
+  const std::string_view closing_text = nesl::js_trim_end(closing->text);
+  const size_t close_quote = closing->begin + closing_text.size() - 1;
+  const std::string body =
+      nesl::decode_lenient(ctx.text.substr(q.open_quote + 1, close_quote - q.open_quote - 1));
+  size_t start = 0;
+  while (start <= body.size()) {
+    size_t end = body.find('\n', start);
+    if (end == npos) end = body.size();
+    std::string_view l = std::string_view(body).substr(start, end - start);
+    if (l.ends_with('\r')) l.remove_suffix(1);
+    if (l.find(delim_) != npos) return; // the body would close the heredoc early
+    start = end + 1;
+  }
+  if (has_param(q.key)) return;
+  add_fix(ctx, q.diag, "Move the multi-line string into a heredoc",
+          {{{q.open_quote, closing->end}, "<<'" + delim_ + "'" + nl_ + body + nl_ + delim_}});
+}
+
+void NeslParser::end_skip(ParseContext& ctx, const LineRef* closing, size_t delim_pos,
+                          size_t delim_len, bool /*glued_after_quote*/) {
+  const Skip s = skip_;
+  skip_ = {};
+  if (!closing || s.diag == kNone) return;
+  if (delim_pos != 0 || delim_len != closing->text.size()) return; // glued closers: no fix
+  std::vector<TextEdit> edits = s.edits;
+  if (closing->text != delim_) edits.push_back({{closing->begin, closing->end}, delim_});
+  add_fix(ctx, s.diag, "Make the heredoc valid ('" + delim_ + "')", std::move(edits));
+}
+
+void NeslParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_line) {
+  if (quote_.active) resolve_pending_quote(ctx, nullptr);
+  skip_ = {};
+  ctx.out->blocks[static_cast<size_t>(block_)].end_line = end_line;
+  attach_block_fixes(ctx);
+  state_ = State::seeking_header;
+  block_ = -1;
+}
+
+void NeslParser::attach_block_fixes(ParseContext& ctx) {
+  if (duplicate_diag_ != kNone && !mismatched_) {
+    const std::string fresh = fresh_id(ctx.out->blocks[static_cast<size_t>(block_)].start_line + 1);
+    std::vector<TextEdit> edits;
+    for (const ByteRange& r : id_refs_)
+      edits.push_back({r, fresh});
+    add_fix(ctx, duplicate_diag_, "Rename the block id to '" + fresh + "'", std::move(edits));
+  }
+  if (legacy_diag_ != kNone) {
+    const EraSyntax& now = nesl::era_syntax(Era::nesl);
+    std::vector<TextEdit> edits;
+    for (const ByteRange& r : era_refs_) {
+      const std::string_view old = slice(ctx.text, r);
+      if (old == nesl::js_trim(era_->header))
+        edits.push_back({r, std::string(nesl::js_trim(now.header))});
+      else if (old == era_->end_prefix)
+        edits.push_back({r, std::string(now.end_prefix)});
+      else if (old == era_->delim_prefix)
+        edits.push_back({r, std::string(now.delim_prefix)});
+    }
+    add_fix(ctx, legacy_diag_, "Convert the block to '#!nesl' syntax", std::move(edits), false);
+  }
+  duplicate_diag_ = legacy_diag_ = kNone;
+}
+
 } // namespace blockls

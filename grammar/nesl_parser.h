@@ -3,9 +3,13 @@
 // lines by DocumentParser; appends blocks and syntax diagnostics (with fixes).
 #pragma once
 
+#include "grammar/nesl_syntax.h"
 #include "grammar/parse_context.h"
 
+#include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 namespace blockls {
 
@@ -28,9 +32,102 @@ public:
 
 private:
   enum class State { seeking_header, in_block, in_heredoc };
+  static constexpr size_t npos = std::string_view::npos;
+  static constexpr int kNone = -1;
+
+  // A heredoc whose opener was rejected (invalid key, delimiter or opener): nesl-js parses
+  // its body as block lines; we mark those errors as cascades and, once the closing line is
+  // seen, attach the fix that makes the opener valid.
+  struct Skip {
+    bool active = false;
+    int diag = kNone;            // diagnostic that gets the fix
+    std::string written;         // the delimiter the model wrote
+    std::vector<TextEdit> edits; // opener repair
+  };
+  // An UNCLOSED_QUOTE waiting for the line that closes the string.
+  struct PendingQuote {
+    bool active = false;
+    int diag = kNone;
+    size_t line_begin = 0;
+    size_t open_quote = 0; // byte of the opening quote
+    size_t line_end = 0;   // end of the opening line
+    std::string key;
+    bool continued = false; // lines were swallowed since
+  };
+  // A rejected header (MALFORMED_HEADER / INVALID_BLOCK_ID) waiting for its end marker.
+  struct PendingHeader {
+    bool active = false;
+    int diag = kNone;
+    Era era = Era::nesl;
+    std::string old_id, new_id;
+    TextEdit header_edit;
+    std::vector<TextEdit> edits;
+    size_t header_begin = 0;
+  };
+
+  // Lines.
+  void handle_header(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
+                     bool inside_block);
+  void open_block(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
+                  const nesl::HeaderMatch& m);
+  void block_line(const LineRef& line, ParseContext& ctx);
+  void assignment_line(const LineRef& line, ParseContext& ctx);
+  void heredoc_line(const LineRef& line, ParseContext& ctx);
+  void seeking_line(const LineRef& line, ParseContext& ctx);
+  bool suspicious_end(const LineRef& line, ParseContext& ctx, std::string_view trimmed);
+
+  // Block bookkeeping.
+  void close_block(ParseContext& ctx, std::optional<uint32_t> end_line);
+  void set_param(ParseContext& ctx, const std::string& key, ByteRange name_range,
+                 ByteRange value_range, uint32_t line, std::string decoded, bool is_slice);
+  bool has_param(const std::string& key) const { return params_.count(key) > 0; }
+  void report_unclosed_before(const LineRef& line, ParseContext& ctx);
+  void resolve_pending_quote(ParseContext& ctx, const LineRef* closing);
+  void end_skip(ParseContext& ctx, const LineRef* closing, size_t delim_pos, size_t delim_len,
+                bool glued_after_quote);
+  void attach_block_fixes(ParseContext& ctx);
+
+  // Diagnostics.
+  int report(ParseContext& ctx, std::string_view code, Severity severity, int32_t block,
+             uint32_t line, ByteRange range, std::string message, std::string hint = {});
+  bool cascading() const { return cascade_ || skip_.active || quote_.active; }
+  void add_fix(ParseContext& ctx, int diag, std::string title, std::vector<TextEdit> edits,
+               bool preferred = true);
+  std::string fresh_id(uint32_t seed) const;
+  TextEdit close_insertion(ParseContext& ctx, std::string_view text_to_insert) const;
+
   State state_ = State::seeking_header;
   int32_t block_ = -1; // index of the open block in ctx.out->blocks
-  // (implementation state goes here)
+  const nesl::EraSyntax* era_ = nullptr;
+  std::string id_;
+  std::string delim_; // "EOT_<id>" in the block's era
+
+  // Per block.
+  std::unordered_map<std::string, size_t> params_; // key -> index in the command's params
+  bool cascade_ = false;         // later errors of this block follow from an earlier one
+  bool suspicious_seen_ = false; // a SUSPICIOUS_END explains a later UNCLOSED_BLOCK
+  bool mismatched_ = false;
+  size_t fence_close_begin_ = npos;
+  std::vector<ByteRange> id_refs_;  // every spelling of the id (header, delimiters, end)
+  std::vector<ByteRange> era_refs_; // every era literal (header, delimiters, end prefix)
+  int duplicate_diag_ = kNone;
+  int legacy_diag_ = kNone;
+  Skip skip_;
+  PendingQuote quote_;
+
+  // Heredoc.
+  std::string heredoc_key_;
+  ByteRange heredoc_key_range_;
+  uint32_t heredoc_line_ = 0;
+  size_t body_begin_ = npos, body_end_ = npos;
+  size_t body_end_marker_ = npos; // last body line equal to the end marker (fix anchor)
+
+  // Document.
+  std::vector<std::pair<std::string, uint32_t>> seen_ids_; // NESL block ids and start lines
+  PendingHeader pending_header_;
+  size_t prev_line_begin_ = 0;
+  std::string nl_ = "\n"; // the document's line break, for inserted lines
+  bool nl_known_ = false;
 };
 
 } // namespace blockls

@@ -1,0 +1,477 @@
+// Line-level SHAM / NESL syntax, mirroring nesl-js 0.1.12-beta.1 (see nesl_syntax.h).
+#include "grammar/nesl_syntax.h"
+
+#include "grammar/unicode.h"
+
+#include <array>
+
+namespace blockls::nesl {
+namespace {
+
+constexpr std::array<EraSyntax, 3> kEras = {{
+    {Era::nesl, "#!nesl ", "#!end_", "EOT_", "NESL"},
+    {Era::nesl_upper, "#!NESL ", "#!END_NESL_", "EOT_NESL_", "NESL"},
+    {Era::sham, "#!SHAM ", "#!END_SHAM_", "EOT_SHAM_", "SHAM"},
+}};
+
+bool is_ascii_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool is_hex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+unsigned hex_value(char c) {
+  if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0');
+  if (c >= 'a' && c <= 'f') return static_cast<unsigned>(c - 'a' + 10);
+  return static_cast<unsigned>(c - 'A' + 10);
+}
+
+// Zero-width and control characters nesl-js excludes from keys.
+bool is_excluded(char32_t cp) {
+  return (cp >= 0x200B && cp <= 0x200D) || cp == 0x2060 || cp == 0xFEFF || cp <= 0x1F ||
+         (cp >= 0x7F && cp <= 0x9F);
+}
+
+bool key_start_ok(char32_t cp) {
+  return cp == '_' || unicode::is_letter(cp);
+}
+bool key_char_ok(char32_t cp) {
+  return cp == '_' || unicode::is_letter(cp) || unicode::is_number(cp);
+}
+
+size_t leading_space_bytes(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const unicode::Decoded d = unicode::decode(s, i);
+    if (!d.valid || !is_js_space(d.codepoint)) break;
+    i += d.length;
+  }
+  return i;
+}
+
+bool read_hex4(std::string_view s, size_t pos, unsigned* value) {
+  if (pos + 4 > s.size()) return false;
+  unsigned v = 0;
+  for (size_t k = 0; k < 4; ++k) {
+    if (!is_hex(s[pos + k])) return false;
+    v = v * 16 + hex_value(s[pos + k]);
+  }
+  *value = v;
+  return true;
+}
+
+// Decodes one JSON escape starting at s[i] == '\\'. Returns bytes consumed (0 = invalid).
+size_t decode_escape(std::string_view s, size_t i, std::string& out) {
+  if (i + 1 >= s.size()) return 0;
+  switch (s[i + 1]) {
+  case '"':
+    out.push_back('"');
+    return 2;
+  case '\\':
+    out.push_back('\\');
+    return 2;
+  case '/':
+    out.push_back('/');
+    return 2;
+  case 'b':
+    out.push_back('\b');
+    return 2;
+  case 'f':
+    out.push_back('\f');
+    return 2;
+  case 'n':
+    out.push_back('\n');
+    return 2;
+  case 'r':
+    out.push_back('\r');
+    return 2;
+  case 't':
+    out.push_back('\t');
+    return 2;
+  case 'u': {
+    unsigned cp = 0;
+    if (!read_hex4(s, i + 2, &cp)) return 0;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      unsigned low = 0;
+      if (i + 7 < s.size() && s[i + 6] == '\\' && s[i + 7] == 'u' && read_hex4(s, i + 8, &low) &&
+          low >= 0xDC00 && low <= 0xDFFF) {
+        unicode::append_utf8(out, 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00));
+        return 12;
+      }
+      unicode::append_utf8(out, 0xFFFD); // a lone surrogate has no UTF-8 form
+      return 6;
+    }
+    if (cp >= 0xDC00 && cp <= 0xDFFF) cp = 0xFFFD;
+    unicode::append_utf8(out, cp);
+    return 6;
+  }
+  default:
+    return 0;
+  }
+}
+
+// The closing quote of a quoted value starting at s[open] == '"' (nesl-js's scanner), or npos.
+size_t closing_quote(std::string_view s, size_t open) {
+  bool escaped = false;
+  for (size_t i = open + 1; i < s.size(); ++i) {
+    if (s[i] == '\\' && !escaped) {
+      escaped = true;
+    } else if (s[i] == '"' && !escaped) {
+      return i;
+    } else {
+      escaped = false;
+    }
+  }
+  return std::string_view::npos;
+}
+
+} // namespace
+
+const EraSyntax& era_syntax(Era era) {
+  for (const EraSyntax& e : kEras)
+    if (e.era == era) return e;
+  return kEras[0];
+}
+
+const EraSyntax* header_era(std::string_view trimmed) {
+  for (const EraSyntax& e : kEras)
+    if (trimmed.starts_with(e.header)) return &e;
+  return nullptr;
+}
+
+bool is_js_space(char32_t cp) {
+  switch (cp) {
+  case 0x09:
+  case 0x0A:
+  case 0x0B:
+  case 0x0C:
+  case 0x0D:
+  case 0x20:
+  case 0xA0:
+  case 0x1680:
+  case 0x2028:
+  case 0x2029:
+  case 0x202F:
+  case 0x205F:
+  case 0x3000:
+  case 0xFEFF:
+    return true;
+  default:
+    return cp >= 0x2000 && cp <= 0x200A;
+  }
+}
+
+std::string_view js_trim_start(std::string_view s) {
+  return s.substr(leading_space_bytes(s));
+}
+
+std::string_view js_trim_end(std::string_view s) {
+  size_t end = 0;
+  for (size_t i = 0; i < s.size();) {
+    const unicode::Decoded d = unicode::decode(s, i);
+    i += d.length;
+    if (!d.valid || !is_js_space(d.codepoint)) end = i;
+  }
+  return s.substr(0, end);
+}
+
+std::string_view js_trim(std::string_view s) {
+  return js_trim_end(js_trim_start(s));
+}
+
+HeaderMatch match_header(std::string_view line, const EraSyntax& era) {
+  HeaderMatch m;
+  if (!line.starts_with(era.header)) return m;
+  size_t i = era.header.size();
+  if (line.substr(i, 2) != "[@") return m;
+  i += 2;
+  const size_t label_begin = i;
+  while (i < line.size() && (is_ascii_alnum(line[i]) || line[i] == '-'))
+    ++i;
+  if (i == label_begin || line.substr(i, 2) != ": ") return m;
+  const size_t label_end = i;
+  i += 2;
+  const size_t id_begin = i;
+  while (i < line.size() && line[i] != ']')
+    ++i;
+  if (i == id_begin || i + 1 != line.size()) return m; // `]` must be the last character
+  m = {true, label_begin, label_end, id_begin, i};
+  return m;
+}
+
+std::optional<std::string_view> block_id_error(std::string_view id) {
+  const size_t units = unicode::utf16_length(id);
+  if (units < 2 || units > 8) return "Block ID must be exactly 3 characters";
+  for (char c : id)
+    if (!is_ascii_alnum(c)) return "Block ID must contain only alphanumeric characters";
+  return std::nullopt;
+}
+
+bool is_valid_block_id(std::string_view id) {
+  return !block_id_error(id);
+}
+
+std::optional<ByteRange> match_end_marker(std::string_view line, const EraSyntax& era) {
+  if (!line.starts_with(era.end_prefix)) return std::nullopt;
+  const size_t begin = era.end_prefix.size();
+  size_t i = begin;
+  while (i < line.size() && is_ascii_alnum(line[i]))
+    ++i;
+  const size_t n = i - begin;
+  if (n < 2 || n > 8) return std::nullopt;
+  if (i < line.size() && line[i] == '\'') ++i;
+  if (i != line.size()) return std::nullopt;
+  return ByteRange{begin, begin + n};
+}
+
+std::optional<std::string> key_error(std::string_view key) {
+  size_t position = 0; // UTF-16 units
+  for (size_t i = 0; i < key.size();) {
+    const unicode::Decoded d = unicode::decode(key, i);
+    const bool ok = position == 0 ? key_start_ok(d.codepoint) : key_char_ok(d.codepoint);
+    if (!ok || is_excluded(d.codepoint) || !d.valid) {
+      std::string ch;
+      if (d.valid) {
+        ch.assign(key.substr(i, d.length));
+      } else {
+        unicode::append_utf8(ch, 0xFFFD);
+      }
+      return "Key contains invalid character '" + ch + "' at position " +
+             std::to_string(position + 1);
+    }
+    position += d.codepoint > 0xFFFF ? 2 : 1;
+    i += d.length;
+  }
+  if (position > 256) return std::string("Key exceeds 256 character limit");
+  return std::nullopt;
+}
+
+std::string repair_key(std::string_view key) {
+  std::string out;
+  for (size_t i = 0; i < key.size();) {
+    const unicode::Decoded d = unicode::decode(key, i);
+    const std::string_view bytes = key.substr(i, d.length);
+    i += d.length;
+    if (!d.valid || (d.codepoint >= 0x200B && d.codepoint <= 0x200D) || d.codepoint == 0x2060 ||
+        d.codepoint == 0xFEFF)
+      continue; // invisible: the model did not mean it
+    if (out.empty() && unicode::is_number(d.codepoint)) out.push_back('_');
+    if (key_char_ok(d.codepoint)) {
+      out.append(bytes);
+    } else if (!out.empty() && out.back() != '_') {
+      out.push_back('_');
+    } else if (out.empty()) {
+      out.push_back('_');
+    }
+  }
+  while (out.size() > 1 && out.back() == '_' && key.back() != '_')
+    out.pop_back();
+  if (out.empty() || out == "_" || key_error(out)) return "";
+  return out;
+}
+
+bool decode_json_string(std::string_view quoted, std::string* out) {
+  if (quoted.size() < 2 || quoted.front() != '"' || quoted.back() != '"') return false;
+  const std::string_view body = quoted.substr(1, quoted.size() - 2);
+  std::string result;
+  result.reserve(body.size());
+  for (size_t i = 0; i < body.size();) {
+    const unsigned char c = static_cast<unsigned char>(body[i]);
+    if (c < 0x20 || c == '"') return false;
+    if (c == '\\') {
+      const size_t used = decode_escape(body, i, result);
+      if (used == 0) return false;
+      i += used;
+      continue;
+    }
+    result.push_back(body[i]);
+    ++i;
+  }
+  *out = std::move(result);
+  return true;
+}
+
+std::string decode_lenient(std::string_view body) {
+  std::string result;
+  for (size_t i = 0; i < body.size();) {
+    if (body[i] == '\\') {
+      const size_t used = decode_escape(body, i, result);
+      if (used > 0) {
+        i += used;
+        continue;
+      }
+    }
+    result.push_back(body[i]);
+    ++i;
+  }
+  return result;
+}
+
+std::string json_escape(std::string_view value) {
+  std::string out;
+  for (char ch : value) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    switch (ch) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\b':
+      out += "\\b";
+      break;
+    case '\f':
+      out += "\\f";
+      break;
+    default:
+      if (c < 0x20) {
+        static constexpr char kHex[] = "0123456789abcdef";
+        out += "\\u00";
+        out.push_back(kHex[c >> 4]);
+        out.push_back(kHex[c & 15]);
+      } else {
+        out.push_back(ch);
+      }
+    }
+  }
+  return out;
+}
+
+std::string escape_invalid_json(std::string_view body) {
+  std::string out;
+  for (size_t i = 0; i < body.size();) {
+    const unsigned char c = static_cast<unsigned char>(body[i]);
+    if (c == '\\') {
+      std::string scratch;
+      const size_t used = decode_escape(body, i, scratch);
+      if (used > 0) {
+        out.append(body.substr(i, used));
+        i += used;
+      } else {
+        out += "\\\\";
+        ++i;
+      }
+      continue;
+    }
+    if (c < 0x20) {
+      out += json_escape(body.substr(i, 1));
+    } else {
+      out.push_back(body[i]);
+    }
+    ++i;
+  }
+  return out;
+}
+
+Assignment parse_assignment(std::string_view line, bool strict_colon_equals) {
+  Assignment a;
+  constexpr size_t npos = std::string_view::npos;
+  const size_t arrow = line.find("=>");
+  const size_t eq = line.find('=');
+  if (arrow != npos && (eq == npos || eq == arrow)) {
+    a.code = "INVALID_VALUE";
+    a.err_begin = arrow;
+    a.err_end = arrow + 2;
+    return a;
+  }
+  // `:=` — nesl-js reports it anywhere in the line; we skip one inside a quoted value.
+  {
+    size_t open = npos, close = npos;
+    if (!strict_colon_equals && eq != npos) {
+      const size_t v = eq + 1 + leading_space_bytes(line.substr(eq + 1));
+      if (v < line.size() && line[v] == '"') {
+        open = v;
+        close = closing_quote(line, v);
+      }
+    }
+    for (size_t c = line.find(":="); c != npos; c = line.find(":=", c + 1)) {
+      if (open != npos && close != npos && c > open && c + 1 < close) continue;
+      a.code = "INVALID_OPERATOR";
+      a.err_begin = c;
+      a.err_end = c + 2;
+      return a;
+    }
+  }
+  if (eq == npos) {
+    a.code = "MALFORMED_ASSIGNMENT";
+    a.err_begin = 0;
+    a.err_end = line.size();
+    return a;
+  }
+  a.eq = eq;
+  const std::string_view before = line.substr(0, eq);
+  const size_t lead = leading_space_bytes(before);
+  const std::string_view key = js_trim(before);
+  if (key.empty()) {
+    a.code = "EMPTY_KEY";
+    a.err_begin = eq;
+    a.err_end = eq + 1;
+    return a;
+  }
+  a.key_begin = lead;
+  a.key_end = lead + key.size();
+  const std::string_view after = line.substr(eq + 1);
+  const size_t value_lead = leading_space_bytes(after);
+  const std::string_view value = js_trim(after);
+  const size_t value_begin = eq + 1 + value_lead;
+  if (value.empty()) {
+    a.code = "INVALID_VALUE";
+    a.err_begin = line.size();
+    a.err_end = line.size() + 1;
+    return a;
+  }
+  if (value.front() == '"') {
+    const size_t close = closing_quote(line, value_begin);
+    const size_t value_end = value_begin + value.size();
+    if (close == npos || close >= value_end) {
+      a.code = "UNCLOSED_QUOTE";
+      a.err_begin = value_begin;
+      a.err_end = line.size();
+      return a;
+    }
+    a.value_begin = value_begin;
+    a.value_end = close + 1;
+    if (!decode_json_string(line.substr(value_begin, close + 1 - value_begin), &a.value)) {
+      a.code = "INVALID_VALUE";
+      a.err_begin = value_begin;
+      a.err_end = close + 1;
+      return a;
+    }
+    if (close + 1 < value_end) {
+      const size_t trailing = close + 1 + leading_space_bytes(line.substr(close + 1));
+      a.code = "TRAILING_CONTENT";
+      a.err_begin = trailing;
+      a.err_end = line.size();
+      a.value_decoded = true;
+      return a;
+    }
+    a.kind = Assignment::Kind::quoted;
+    return a;
+  }
+  // `^<<'([^']+)'$`
+  if (value.size() >= 5 && value.starts_with("<<'") && value.back() == '\'' &&
+      value.substr(3, value.size() - 4).find('\'') == npos) {
+    a.kind = Assignment::Kind::heredoc;
+    a.value_begin = value_begin + 3;
+    a.value_end = value_begin + value.size() - 1;
+    return a;
+  }
+  a.code = "INVALID_VALUE";
+  a.err_begin = value_begin;
+  a.err_end = value_begin + value.size();
+  return a;
+}
+
+} // namespace blockls::nesl
