@@ -60,7 +60,7 @@ std::string replacement_hash(std::string_view bad, std::string_view block_text) 
     if (base.size() < 3 &&
         ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
       base.push_back(c);
-  if (base.empty()) base = "a";
+  if (base.empty()) base.assign(1, 'a');
   while (base.size() < 3)
     base.push_back('0');
   if (block_text.find(base) == std::string_view::npos) return base;

@@ -1,0 +1,195 @@
+// libFuzzer target for the whole engine: check_document on the bytes, the streaming
+// DocumentParser (chunk sizes derived from the data) against the one-shot parse, and the
+// preferred fixes applied and re-checked. Any mismatch or broken invariant aborts.
+#include "diagnostics/check.h"
+#include "diagnostics/codes.h"
+#include "fixits/apply_fixes.h"
+#include "grammar/document_parser.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace blockls;
+
+namespace {
+
+[[noreturn]] void fail(const char* what, size_t index, std::string_view detail = {}) {
+  std::fprintf(stderr, "document_parser_fuzzer: %s (element %zu)%s%.*s\n", what, index,
+               detail.empty() ? "" : ": ", static_cast<int>(detail.size()), detail.data());
+  std::abort();
+}
+
+#define FUZZ_CHECK(cond, what, index)                                                              \
+  do {                                                                                             \
+    if (!(cond)) fail(what, index);                                                                \
+  } while (0)
+
+// ---- invariants of one parse -----------------------------------------------------------------
+
+bool in_bounds(ByteRange r, size_t size) {
+  return r.begin <= r.end && r.end <= size;
+}
+
+void check_invariants(std::string_view text, const ParsedDocument& doc,
+                      const std::vector<Diagnostic>& diagnostics) {
+  const uint32_t line_count = doc.lines.line_count();
+  for (size_t b = 0; b < doc.blocks.size(); ++b) {
+    const Block& block = doc.blocks[b];
+    FUZZ_CHECK(in_bounds(block.range, text.size()), "block range out of bounds", b);
+    FUZZ_CHECK(in_bounds(block.id_range, text.size()), "block id range out of bounds", b);
+    FUZZ_CHECK(block.start_line < line_count, "block start line past the end", b);
+    FUZZ_CHECK(!block.end_line ||
+                   (*block.end_line >= block.start_line && *block.end_line < line_count),
+               "block end line out of order", b);
+    for (const Command& command : block.commands) {
+      FUZZ_CHECK(in_bounds(command.name_range, text.size()), "command range out of bounds", b);
+      for (const Parameter& param : command.params) {
+        FUZZ_CHECK(in_bounds(param.name_range, text.size()), "param name out of bounds", b);
+        FUZZ_CHECK(in_bounds(param.value_range, text.size()), "param value out of bounds", b);
+      }
+    }
+  }
+  for (size_t i = 0; i < diagnostics.size(); ++i) {
+    const Diagnostic& d = diagnostics[i];
+    if (!find_code(d.code)) fail("diagnostic code missing from the codes table", i, d.code);
+    FUZZ_CHECK(in_bounds(d.range, text.size()), "diagnostic range out of bounds", i);
+    FUZZ_CHECK(d.line <= line_count, "diagnostic line past the end of input", i);
+    FUZZ_CHECK(d.block >= -1 && d.block < static_cast<int32_t>(doc.blocks.size()),
+               "diagnostic block index out of range", i);
+  }
+}
+
+// ---- one-shot vs streaming -------------------------------------------------------------------
+
+void compare_params(std::string_view text, const Parameter& a, const Parameter& b, size_t block) {
+  FUZZ_CHECK(a.name == b.name, "param name differs", block);
+  FUZZ_CHECK(a.name_range == b.name_range, "param name range differs", block);
+  FUZZ_CHECK(a.value_range == b.value_range, "param value range differs", block);
+  FUZZ_CHECK(a.line == b.line, "param line differs", block);
+  FUZZ_CHECK(a.value(text) == b.value(text), "param value differs", block);
+}
+
+void compare_documents(std::string_view text, const ParsedDocument& a, const ParsedDocument& b) {
+  FUZZ_CHECK(a.lines.line_count() == b.lines.line_count(), "line count differs", 0);
+  FUZZ_CHECK(a.blocks.size() == b.blocks.size(), "block count differs", 0);
+  for (size_t i = 0; i < a.blocks.size(); ++i) {
+    const Block& x = a.blocks[i];
+    const Block& y = b.blocks[i];
+    FUZZ_CHECK(x.dialect == y.dialect && x.era == y.era, "block dialect/era differs", i);
+    FUZZ_CHECK(x.id == y.id && x.id_range == y.id_range, "block id differs", i);
+    FUZZ_CHECK(x.start_line == y.start_line && x.end_line == y.end_line, "block lines differ", i);
+    FUZZ_CHECK(x.range == y.range, "block range differs", i);
+    FUZZ_CHECK(x.fence_close_line == y.fence_close_line, "block fence differs", i);
+    FUZZ_CHECK(x.commands.size() == y.commands.size(), "command count differs", i);
+    for (size_t c = 0; c < x.commands.size(); ++c) {
+      const Command& cx = x.commands[c];
+      const Command& cy = y.commands[c];
+      FUZZ_CHECK(cx.name == cy.name && cx.name_range == cy.name_range, "command name differs", i);
+      FUZZ_CHECK(cx.line == cy.line, "command line differs", i);
+      FUZZ_CHECK(cx.params.size() == cy.params.size(), "param count differs", i);
+      for (size_t p = 0; p < cx.params.size(); ++p)
+        compare_params(text, cx.params[p], cy.params[p], i);
+    }
+  }
+  FUZZ_CHECK(a.diagnostics.size() == b.diagnostics.size(), "diagnostic count differs", 0);
+  for (size_t i = 0; i < a.diagnostics.size(); ++i) {
+    const Diagnostic& x = a.diagnostics[i];
+    const Diagnostic& y = b.diagnostics[i];
+    if (x.code != y.code)
+      fail("diagnostic code differs", i, std::string(x.code) + " vs " + std::string(y.code));
+    FUZZ_CHECK(x.severity == y.severity && x.dialect == y.dialect, "diagnostic kind differs", i);
+    FUZZ_CHECK(x.block == y.block, "diagnostic block differs", i);
+    FUZZ_CHECK(x.line == y.line && x.range == y.range, "diagnostic position differs", i);
+    FUZZ_CHECK(x.message == y.message && x.fix_hint == y.fix_hint, "diagnostic text differs", i);
+    FUZZ_CHECK(x.fixes == y.fixes, "diagnostic fixes differ", i);
+  }
+}
+
+// Chunk sizes come from a hash of the input, so a crash reproduces from the file alone.
+class ChunkPlan {
+public:
+  explicit ChunkPlan(std::string_view text) {
+    uint64_t h = 1469598103934665603ULL; // FNV-1a
+    for (unsigned char c : text)
+      h = (h ^ c) * 1099511628211ULL;
+    state_ = h | 1;
+    // Single bytes only on small inputs: the streaming parser re-scans an incomplete line on
+    // every feed, so tiny chunks over one long line are quadratic (slow, not wrong).
+    mode_ = static_cast<int>(next() % 4);
+    if (mode_ == 0 && text.size() > 4096) mode_ = 1;
+  }
+
+  // Size of the chunk that starts at `pos` (may be 0: an empty feed is legal).
+  size_t next_size(std::string_view text, size_t pos) {
+    switch (mode_) {
+    case 0:
+      return 1;
+    case 1:
+      return next() % 17; // 0..16
+    case 2:
+      return 1 + next() % 4096;
+    default: { // cut right after every '\r' and '\n' (splits "\r\n" between two feeds)
+      size_t end = pos;
+      while (end < text.size() && text[end] != '\r' && text[end] != '\n')
+        ++end;
+      return end - pos + 1;
+    }
+    }
+  }
+
+  ParseOptions options() {
+    const uint64_t r = next() % 8;
+    ParseOptions o;
+    if (r == 6) o.telt = false;
+    if (r == 7) o.nesl = false;
+    return o;
+  }
+
+private:
+  uint64_t next() {
+    state_ ^= state_ << 13;
+    state_ ^= state_ >> 7;
+    state_ ^= state_ << 17;
+    return state_;
+  }
+
+  uint64_t state_ = 0;
+  int mode_ = 0;
+};
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+
+  // (1) the engine as the CLI and the server call it.
+  const CheckedDocument checked = check_document(text);
+  check_invariants(text, checked.parsed, checked.diagnostics);
+  FUZZ_CHECK(checked.verdicts.size() == checked.parsed.blocks.size(), "one verdict per block", 0);
+
+  // (2) streaming in data-derived chunks == one-shot parse.
+  ChunkPlan plan(text);
+  const ParseOptions options = plan.options();
+  const ParsedDocument one_shot = parse_document(text, options);
+  DocumentParser parser(options);
+  for (size_t pos = 0; pos < size;) {
+    const size_t n = std::min(plan.next_size(text, pos), size - pos);
+    parser.feed(text.substr(pos, n));
+    pos += n;
+  }
+  const ParsedDocument streamed = parser.finish();
+  FUZZ_CHECK(parser.text() == text, "streaming buffer differs from the input", 0);
+  compare_documents(text, one_shot, streamed);
+
+  // (3) the preferred fixes applied at once, then the result checked again.
+  std::string fixed;
+  apply_preferred_fixes(text, checked.diagnostics, &fixed);
+  const CheckedDocument rechecked = check_document(fixed);
+  check_invariants(fixed, rechecked.parsed, rechecked.diagnostics);
+  return 0;
+}
