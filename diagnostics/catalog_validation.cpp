@@ -175,6 +175,8 @@ Diagnostic make_diagnostic(const Issue& issue, const Located& loc, Dialect diale
   }
   if (d.range.size() == 0 && d.line < lines.line_count())
     d.range = {lines.line_start(d.line), lines.line_end(text, d.line)};
+  else
+    d.line = lines.line_of(d.range.begin); // a value or action token may sit below its command line
   return d;
 }
 
@@ -282,14 +284,12 @@ std::string type_error(const ParamSpec& spec, std::string_view value) {
 
 void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
                               const ActionCatalog& catalog, std::vector<Diagnostic>* out) {
-  // Blocks with syntax errors may have lost parameters to them: reporting those as missing
-  // would be a second diagnostic for one cause.
-  std::vector<bool> syntax_broken(doc.blocks.size(), false);
-  for (const Diagnostic& d : doc.diagnostics)
-    if (d.block >= 0 && is_error(d.severity)) syntax_broken[d.block] = true;
+  // Missing parameters are reported even in blocks with syntax errors (where a parameter may
+  // have been lost to the error): were they hidden, fixing the syntax error would make them
+  // appear, and a fix must never add a diagnostic.
   for (size_t b = 0; b < doc.blocks.size(); ++b)
     for (const Command& c : doc.blocks[b].commands)
-      validate_command(text, doc, static_cast<int>(b), c, catalog, !syntax_broken[b], out);
+      validate_command(text, doc, static_cast<int>(b), c, catalog, true, out);
 }
 
 } // namespace blockls

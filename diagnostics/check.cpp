@@ -2,10 +2,14 @@
 #include "diagnostics/check.h"
 
 #include "diagnostics/catalog_validation.h"
+#include "diagnostics/codes.h"
+#include "fixits/apply_fixes.h"
 #include "grammar/document_parser.h"
 #include "grammar/unicode.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 namespace blockls {
 namespace {
@@ -18,6 +22,84 @@ int command_of_line(const Block& block, uint32_t line) {
   return found;
 }
 
+// Largest window re-checked to verify a syntax fix; fixes in larger windows stay unverified.
+constexpr size_t kMaxVerifyWindow = 256 * 1024;
+
+std::map<std::string_view, int> code_counts(const std::vector<Diagnostic>& diagnostics) {
+  std::map<std::string_view, int> counts;
+  for (const Diagnostic& d : diagnostics) ++counts[d.code];
+  return counts;
+}
+
+// True when `after` has fewer `code` diagnostics than `before` and no more of any code.
+bool is_clean_improvement(const std::map<std::string_view, int>& before,
+                          const std::map<std::string_view, int>& after, std::string_view code) {
+  for (const auto& [c, n] : after) {
+    const auto it = before.find(c);
+    if (n > (it == before.end() ? 0 : it->second)) return false;
+  }
+  const auto a = after.find(code), b = before.find(code);
+  return (a == after.end() ? 0 : a->second) < (b == before.end() ? 0 : b->second);
+}
+
+// The text a syntax diagnostic's fix can affect: from its block's start line (or its own line
+// when it has no block) to the start of the next block.
+ByteRange verify_window(const ParsedDocument& parsed, const Diagnostic& d, size_t text_size) {
+  const uint32_t first_line =
+      d.block >= 0 ? parsed.blocks[d.block].start_line : std::min(d.line, parsed.lines.line_count() - 1);
+  ByteRange window{parsed.lines.line_start(first_line), text_size};
+  for (const Block& b : parsed.blocks)
+    if (b.start_line > first_line && (d.block < 0 || &b != &parsed.blocks[d.block])) {
+      window.end = std::max(window.begin, b.range.begin);
+      break;
+    }
+  return window;
+}
+
+} // namespace
+
+namespace {
+// Syntax fixes are built by the grammar, which cannot see the catalog: a repaired header may
+// create a block that then lacks an `action`. Each such fix is checked on its window with the
+// whole engine and dropped if it would add any diagnostic (the fix property), so every fix the
+// engine offers removes its diagnostic and adds none.
+void verify_syntax_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options) {
+  for (Diagnostic& d : checked.diagnostics) {
+    if (d.fixes.empty() || d.dialect == Dialect::none) continue;
+    const CodeInfo* info = find_code(d.code);
+    if (!info || info->doc_page == "validation") continue; // built already verified
+    const ByteRange window = verify_window(checked.parsed, d, text.size());
+    if (window.size() > kMaxVerifyWindow) continue;
+    const std::string_view sub = slice(text, window);
+    CheckOptions inner = options;
+    inner.verify_fixes = false;
+    std::optional<std::map<std::string_view, int>> before;
+    std::vector<Fix> kept;
+    for (Fix& fix : d.fixes) {
+      Fix shifted = fix;
+      bool inside = true;
+      for (TextEdit& e : shifted.edits) {
+        if (e.range.begin < window.begin || e.range.end > window.end) inside = false;
+        e.range.begin -= std::min(e.range.begin, window.begin);
+        e.range.end -= std::min(e.range.end, window.begin);
+      }
+      std::string fixed;
+      if (!inside || !apply_fix(sub, shifted, &fixed)) {
+        kept.push_back(std::move(fix)); // cannot verify locally: keep as the grammar made it
+        continue;
+      }
+      if (!before) before = code_counts(check_document(sub, inner).diagnostics);
+      if (before->count(d.code) == 0 ||
+          is_clean_improvement(*before, code_counts(check_document(fixed, inner).diagnostics), d.code))
+        kept.push_back(std::move(fix));
+    }
+    const bool dropped = kept.size() != d.fixes.size();
+    if (dropped && !kept.empty() &&
+        std::none_of(kept.begin(), kept.end(), [](const Fix& f) { return f.preferred; }))
+      kept.front().preferred = true;
+    d.fixes = std::move(kept);
+  }
+}
 } // namespace
 
 size_t CheckedDocument::error_count() const {
@@ -74,6 +156,7 @@ CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
     v.valid = v.error_count == 0;
   }
   out.parsed = std::move(parsed);
+  if (options.verify_fixes) verify_syntax_fixes(text, out, options);
   return out;
 }
 

@@ -15,6 +15,8 @@ namespace blockls {
 struct CheckOptions {
   ParseOptions parse;
   const ActionCatalog* catalog = nullptr; // nullptr: the built-in catalog
+  // Re-check each syntax fix on its block and drop those that would add a diagnostic.
+  bool verify_fixes = true;
 };
 
 struct BlockVerdict {
