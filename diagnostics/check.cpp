@@ -3,7 +3,7 @@
 
 #include "diagnostics/catalog_validation.h"
 #include "diagnostics/codes.h"
-#include "fixits/apply_fixes.h"
+#include "grammar/text_edit.h"
 #include "grammar/document_parser.h"
 #include "grammar/unicode.h"
 
@@ -84,7 +84,7 @@ void verify_syntax_fixes(std::string_view text, CheckedDocument& checked, const 
         e.range.end -= std::min(e.range.end, window.begin);
       }
       std::string fixed;
-      if (!inside || !apply_fix(sub, shifted, &fixed)) {
+      if (!inside || !apply_edits(sub, shifted.edits, &fixed)) {
         kept.push_back(std::move(fix)); // cannot verify locally: keep as the grammar made it
         continue;
       }

@@ -6,6 +6,8 @@
 // per cause.
 #include "grammar/nesl_parser.h"
 
+#include "grammar/text_edit.h"
+
 #include "grammar/document_parser.h"
 #include "grammar/unicode.h"
 
@@ -55,22 +57,6 @@ size_t advance_utf16(std::string_view text, size_t begin, size_t units) {
 
 bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-// Applies non-overlapping `edits` (absolute offsets) to `text`, which starts at `base`.
-std::string apply_edits(std::string_view text, size_t base, std::vector<TextEdit> edits) {
-  std::sort(edits.begin(), edits.end(),
-            [](const TextEdit& a, const TextEdit& b) { return a.range.begin < b.range.begin; });
-  std::string out;
-  size_t pos = 0;
-  for (const TextEdit& e : edits) {
-    const size_t b = e.range.begin - base;
-    out.append(text.substr(pos, b - pos));
-    out.append(e.new_text);
-    pos = e.range.end - base;
-  }
-  out.append(text.substr(pos));
-  return out;
 }
 
 // True when `s` (already trimmed at the end) ends with a `"` that no backslash escapes.
@@ -187,8 +173,7 @@ std::string NeslParser::fresh_id(uint32_t seed) const {
       v /= static_cast<uint32_t>(kAlphabet.size());
     }
     // A fresh id is unused by every block seen so far.
-    const bool used = id == id_ || std::any_of(seen_ids_.begin(), seen_ids_.end(),
-                                               [&](const auto& s) { return s.first == id; });
+    const bool used = id == id_ || seen_ids_.count(id) > 0;
     if (!used) return id;
     n = n * 1103515245u + 12345u;
   }
@@ -333,8 +318,7 @@ void NeslParser::handle_header(const LineRef& line, ParseContext& ctx, const Era
     std::string fixed;
     for (char c : id)
       if (is_alnum(c)) fixed.push_back(c);
-    if (fixed.size() != 3 || std::any_of(seen_ids_.begin(), seen_ids_.end(),
-                                         [&](const auto& s) { return s.first == fixed; }))
+    if (fixed.size() != 3 || seen_ids_.count(fixed) > 0)
       fixed = fresh_id(line.number);
     pending_header_ = {};
     pending_header_.active = true;
@@ -368,11 +352,11 @@ void NeslParser::seeking_line(const LineRef& line, ParseContext& ctx) {
     edits.push_back(p.header_edit);
     edits.push_back({{line.begin, line.end}, std::string(era.end_prefix) + p.new_id});
     // Verify: the repaired block alone must parse without any diagnostic.
-    const std::string repaired = apply_edits(
-        ctx.text.substr(p.header_begin, line.end - p.header_begin), p.header_begin, edits);
+    std::string repaired;
+    apply_edits(ctx.text.substr(p.header_begin, line.end - p.header_begin), edits, &repaired,
+                p.header_begin);
     const ParsedDocument check = parse_document(repaired, ParseOptions{false, true});
-    const bool used = std::any_of(seen_ids_.begin(), seen_ids_.end(),
-                                  [&](const auto& s) { return s.first == p.new_id; });
+    const bool used = seen_ids_.count(p.new_id) > 0;
     if (check.diagnostics.empty() && check.blocks.size() == 1 && !used)
       add_fix(ctx, p.diag, "Rewrite the header as '" + p.header_edit.new_text + "'",
               std::move(edits));
@@ -419,17 +403,16 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   quote_ = {};
   pending_header_ = {};
 
-  for (const auto& [seen, seen_line] : seen_ids_) {
-    if (seen != id_) continue;
+  if (const auto seen = seen_ids_.find(id_); seen != seen_ids_.end()) {
+    const uint32_t seen_line = seen->second;
     duplicate_diag_ = report(
         ctx, kDuplicateBlockId, Severity::parameter_warning, block_, line.number, blk.id_range,
         "Block id '" + id_ + "' is already used by the block on line " +
             std::to_string(seen_line + 1) +
             "; tools that match results and errors by id confuse the two blocks",
         "Give every block its own id.");
-    break;
   }
-  seen_ids_.push_back({id_, line.number});
+  seen_ids_.emplace(id_, line.number); // keeps the first block's line
   const size_t units = unicode::utf16_length(id_);
   if (units != 3)
     report(ctx, kNonstandardBlockId, Severity::syntax_info, block_, line.number, blk.id_range,

@@ -123,7 +123,7 @@ private:
   size_t body_end_marker_ = npos; // last body line equal to the end marker (fix anchor)
 
   // Document.
-  std::vector<std::pair<std::string, uint32_t>> seen_ids_; // NESL block ids and start lines
+  std::unordered_map<std::string, uint32_t> seen_ids_; // NESL block id -> first start line
   PendingHeader pending_header_;
   size_t prev_line_begin_ = 0;
   std::string nl_ = "\n"; // the document's line break, for inserted lines

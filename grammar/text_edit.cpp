@@ -1,0 +1,37 @@
+// Edits are sorted by position, checked, then spliced in one pass.
+#include "grammar/text_edit.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace blockls {
+
+bool apply_edits(std::string_view text, std::span<const TextEdit> edits, std::string* out,
+                 size_t base) {
+  std::vector<const TextEdit*> sorted;
+  sorted.reserve(edits.size());
+  for (const TextEdit& e : edits) sorted.push_back(&e);
+  std::sort(sorted.begin(), sorted.end(),
+            [](const TextEdit* a, const TextEdit* b) { return a->range.begin < b->range.begin; });
+  for (size_t i = 0; i < sorted.size(); ++i) {
+    const ByteRange r = sorted[i]->range;
+    if (r.begin < base || r.begin > r.end || r.end - base > text.size()) return false;
+    if (i > 0) {
+      const ByteRange p = sorted[i - 1]->range;
+      if (p.begin == r.begin || r.begin < p.end) return false;
+    }
+  }
+  std::string result;
+  result.reserve(text.size() + 64);
+  size_t pos = 0;
+  for (const TextEdit* e : sorted) {
+    result.append(text.substr(pos, e->range.begin - base - pos));
+    result.append(e->new_text);
+    pos = e->range.end - base;
+  }
+  result.append(text.substr(pos));
+  *out = std::move(result);
+  return true;
+}
+
+} // namespace blockls
