@@ -167,12 +167,24 @@ std::string_view js_trim_start(std::string_view s) {
   return s.substr(leading_space_bytes(s));
 }
 
+// Walks back from the end, one code point at a time, so the cost is the trailing whitespace,
+// not the line. UTF-8 is self-synchronising: a valid sequence ending the text decodes the same
+// whether it is reached forwards or backwards.
 std::string_view js_trim_end(std::string_view s) {
-  size_t end = 0;
-  for (size_t i = 0; i < s.size();) {
-    const unicode::Decoded d = unicode::decode(s, i);
-    i += d.length;
-    if (!d.valid || !is_js_space(d.codepoint)) end = i;
+  size_t end = s.size();
+  while (end > 0) {
+    const unsigned char last = static_cast<unsigned char>(s[end - 1]);
+    if (last < 0x80) {
+      if (!is_js_space(last)) break;
+      --end;
+      continue;
+    }
+    size_t start = end - 1;
+    while (start > 0 && end - start < 4 && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80)
+      --start;
+    const unicode::Decoded d = unicode::decode(s, start);
+    if (!d.valid || start + d.length != end || !is_js_space(d.codepoint)) break;
+    end = start;
   }
   return s.substr(0, end);
 }
