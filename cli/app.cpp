@@ -1,18 +1,21 @@
 // Command-line parsing (CLI11) and dispatch to the subcommands.
 #include "cli/app.h"
 
+#include "cli/apply_command.h"
 #include "cli/check_command.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/codes.h"
+#include "lsp/server.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
@@ -51,8 +54,10 @@ bool parse_dialects(const std::string& list, bool* telt, bool* nesl, std::ostrea
   std::stringstream ss(list);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    if (item == "telt") *telt = true;
-    else if (item == "nesl" || item == "sham") *nesl = true;
+    if (item == "telt")
+      *telt = true;
+    else if (item == "nesl" || item == "sham")
+      *nesl = true;
     else {
       err << "blockls: unknown dialect '" << item << "' (known: telt, nesl)\n";
       return false;
@@ -65,19 +70,25 @@ int print_codes(const std::string& format, std::ostream& out) {
   if (format == "json") {
     nlohmann::json arr = nlohmann::json::array();
     for (const CodeInfo& c : all_codes())
-      arr.push_back({{"code", c.name}, {"severity", severity_name(c.severity)}, {"dialect", c.dialect},
-                     {"doc", fmt::format("docs/codes/{}.md", c.doc_page)}, {"summary", c.summary}});
+      arr.push_back({{"code", c.name},
+                     {"severity", severity_name(c.severity)},
+                     {"dialect", c.dialect},
+                     {"doc", fmt::format("docs/codes/{}.md", c.doc_page)},
+                     {"summary", c.summary}});
     out << arr.dump(2) << '\n';
     return kExitOk;
   }
   for (const CodeInfo& c : all_codes())
-    out << fmt::format("{:<28} {:<18} {:<5} {}\n", c.name, severity_name(c.severity), c.dialect, c.summary);
+    out << fmt::format("{:<28} {:<18} {:<5} {}\n", c.name, severity_name(c.severity), c.dialect,
+                       c.summary);
   return kExitOk;
 }
 
 } // namespace
 
-const char* version() { return BLOCKLS_VERSION; }
+const char* version() {
+  return BLOCKLS_VERSION;
+}
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"blockls: checks, fixes and applies the action blocks LLMs write (TELT, SHAM/NESL)",
@@ -90,22 +101,40 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CheckRequest check;
   std::string check_schema, check_dialects = "telt,nesl";
   size_t max_size = check.limits.max_bytes;
-  CLI::App* check_cmd = app.add_subcommand("check", "Report every diagnostic of the given transcripts");
-  check_cmd->add_option("files", check.files, "Transcript files, or - for standard input")->required();
+  CLI::App* check_cmd =
+      app.add_subcommand("check", "Report every diagnostic of the given transcripts");
+  check_cmd->add_option("files", check.files, "Transcript files, or - for standard input")
+      ->required();
   check_cmd->add_option("--format", check.format, "Output format")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
-  check_cmd->add_option("--schema", check_schema,
-                        "Action schema: clada unified-design.yaml (merged) or catalog .json (replaces)");
+  check_cmd->add_option(
+      "--schema", check_schema,
+      "Action schema: clada unified-design.yaml (merged) or catalog .json (replaces)");
   check_cmd->add_option("--color", check.color, "Colour the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
   check_cmd->add_option("--dialects", check_dialects, "Comma-separated dialects to parse")
       ->capture_default_str();
-  check_cmd->add_option("--max-size", max_size, "Largest input accepted, in bytes")->capture_default_str();
+  check_cmd->add_option("--max-size", max_size, "Largest input accepted, in bytes")
+      ->capture_default_str();
   check.docs_url = kDefaultDocsUrl;
   check_cmd->add_option("--docs-url", check.docs_url, "Base URL of the code pages (SARIF helpUri)")
       ->capture_default_str();
+  check_cmd->add_option(
+      "--root", check.root,
+      "Also check the actions against the files under DIR (read-only): paths, old texts, "
+      "counts, missing files");
+  check_cmd->add_flag("--allow-exec", check.allow_exec,
+                      "With --root: do not warn that exec is disabled");
+  check_cmd->add_option("--deny", check.deny, "With --root: another deny glob (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  check_cmd
+      ->add_option("--allow-root", check.allow_roots,
+                   "With --root: another directory absolute paths may name")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
   FixRequest fix;
   std::string fix_schema, fix_dialects = "telt,nesl";
@@ -113,11 +142,98 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App* fix_cmd = app.add_subcommand(
       "fix", "Apply every preferred fix once; print the fixed text (default), a diff, or rewrite");
   fix_cmd->add_option("files", fix.files, "Transcript files, or - for standard input")->required();
-  auto* diff_flag = fix_cmd->add_flag("--diff", fix.diff, "Print a unified diff instead of the text");
-  fix_cmd->add_flag("--in-place", fix.in_place, "Rewrite the files (atomically)")->excludes(diff_flag);
+  auto* diff_flag =
+      fix_cmd->add_flag("--diff", fix.diff, "Print a unified diff instead of the text");
+  fix_cmd->add_flag("--in-place", fix.in_place, "Rewrite the files (atomically)")
+      ->excludes(diff_flag);
   fix_cmd->add_option("--schema", fix_schema, "Action schema (see check --schema)");
-  fix_cmd->add_option("--dialects", fix_dialects, "Comma-separated dialects to parse")->capture_default_str();
-  fix_cmd->add_option("--max-size", fix_max_size, "Largest input accepted, in bytes")->capture_default_str();
+  fix_cmd->add_option("--dialects", fix_dialects, "Comma-separated dialects to parse")
+      ->capture_default_str();
+  fix_cmd->add_option("--max-size", fix_max_size, "Largest input accepted, in bytes")
+      ->capture_default_str();
+
+  ApplyRequest apply_req;
+  std::string apply_schema, apply_dialects = "telt,nesl";
+  size_t apply_max_size = apply_req.limits.max_bytes;
+  CLI::App* apply_cmd =
+      app.add_subcommand("apply", "Run the valid blocks of transcripts against the directory "
+                                  "--root (each block all or nothing)");
+  apply_cmd->add_option("files", apply_req.files, "Transcript files, or - for standard input");
+  apply_cmd
+      ->add_option("--root", apply_req.root,
+                   "The directory the actions work in (relative paths start here)")
+      ->required();
+  apply_cmd->add_flag(
+      "--dry-run", apply_req.dry_run,
+      "Print the unified diff of what would change and the blocks that would be skipped; write "
+      "nothing");
+  apply_cmd
+      ->add_option("--format", apply_req.format, "Output format (json: clada's result per action)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  apply_cmd->add_flag(
+      "--allow-exec", apply_req.allow_exec,
+      "Run exec actions (bash -c / python3 -c / node -e, in the root, with a timeout)");
+  apply_cmd
+      ->add_option("--exec-timeout", apply_req.exec_timeout_seconds,
+                   "Seconds before an exec is killed")
+      ->capture_default_str();
+  apply_cmd->add_flag(
+      "--git-commit", apply_req.git_commit,
+      "When the root is in a git work tree, commit exactly the paths this run changed");
+  apply_cmd->add_flag(
+      "--recover", apply_req.recover,
+      "Roll back blocks of an interrupted run (also done at the start of every apply); "
+      "without files only that");
+  apply_cmd
+      ->add_option("--deny", apply_req.deny,
+                   "Another glob of paths actions may not touch (repeatable; defaults: **/.git/**, "
+                   "**/.ssh/**, **/node_modules/**)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  apply_cmd
+      ->add_option("--allow-root", apply_req.allow_roots,
+                   "Another directory absolute paths may name (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  apply_cmd->add_option("--schema", apply_schema, "Action schema (see check --schema)");
+  apply_cmd->add_option("--dialects", apply_dialects, "Comma-separated dialects to parse")
+      ->capture_default_str();
+  apply_cmd->add_option("--max-size", apply_max_size, "Largest input accepted, in bytes")
+      ->capture_default_str();
+  apply_cmd->footer(
+      "Exit status: 0 every block applied, 1 some block invalid or failed (a failed block changed "
+      "nothing), 2 usage or I/O error.");
+
+  lsp::ServerOptions lsp_options;
+  lsp_options.version = version();
+  lsp_options.settings.docs_url = kDefaultDocsUrl;
+  std::string lsp_log_level = "warning";
+  int64_t lsp_debounce_ms = lsp_options.debounce.min.count();
+  CLI::App* lsp_cmd =
+      app.add_subcommand("lsp", "Serve the Language Server Protocol (3.17) on stdin/stdout");
+  lsp_cmd->add_option("--log-level", lsp_log_level, "What to log on stderr")
+      ->check(CLI::IsMember({"error", "warning", "info", "debug"}))
+      ->capture_default_str();
+  lsp_cmd
+      ->add_option("--debounce-ms", lsp_debounce_ms,
+                   "Least delay between an edit and its diagnostics (grows with the check time up "
+                   "to 500 ms); "
+                   "0 checks at once")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  lsp_cmd
+      ->add_option("--max-document-bytes", lsp_options.settings.max_document_bytes,
+                   "Larger documents get one diagnostic saying so instead of a check")
+      ->capture_default_str();
+  lsp_cmd
+      ->add_option("--max-message-bytes", lsp_options.max_message_bytes,
+                   "Largest JSON-RPC message accepted; larger ones are discarded with an error")
+      ->capture_default_str();
+  lsp_cmd
+      ->add_option("--docs-url", lsp_options.settings.docs_url,
+                   "Base URL of the code pages (Diagnostic.codeDescription.href)")
+      ->capture_default_str();
 
   std::string codes_format = "text";
   CLI::App* codes_cmd = app.add_subcommand("codes", "List every diagnostic code with its severity");
@@ -155,6 +271,24 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     fix.catalog = catalog.get();
     fix.limits.max_bytes = fix_max_size;
     return run_fix(fix, out, err);
+  }
+  if (apply_cmd->parsed()) {
+    if (!parse_dialects(apply_dialects, &apply_req.telt, &apply_req.nesl, err)) return kExitUsage;
+    auto catalog = load_catalog(apply_schema, err);
+    if (!catalog) return kExitUsage;
+    apply_req.catalog = catalog.get();
+    apply_req.limits.max_bytes = apply_max_size;
+    return run_apply(apply_req, out, err);
+  }
+  if (lsp_cmd->parsed()) {
+    const std::map<std::string, lsp::LogLevel> levels = {{"error", lsp::LogLevel::error},
+                                                         {"warning", lsp::LogLevel::warning},
+                                                         {"info", lsp::LogLevel::info},
+                                                         {"debug", lsp::LogLevel::debug}};
+    lsp_options.log_level = levels.at(lsp_log_level);
+    lsp_options.debounce.min = std::chrono::milliseconds(lsp_debounce_ms);
+    out.flush();
+    return lsp::run_server(lsp_options);
   }
   if (codes_cmd->parsed()) return print_codes(codes_format, out);
   out << app.help();

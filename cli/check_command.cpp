@@ -2,7 +2,9 @@
 // fix: apply every preferred fix once, print the text, a unified diff, or rewrite in place.
 #include "cli/check_command.h"
 
+#include "apply/workspace_check.h"
 #include "cli/app.h"
+#include "cli/apply_command.h"
 #include "cli/sarif_report.h"
 #include "cli/text_report.h"
 #include "cli/unified_diff.h"
@@ -10,9 +12,8 @@
 #include "diagnostics/json_report.h"
 #include "fixits/apply_fixes.h"
 
-#include <fmt/format.h>
-
 #include <cstdlib>
+#include <fmt/format.h>
 #include <ostream>
 #include <unistd.h>
 
@@ -43,6 +44,17 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   std::vector<Checked> done;
   std::vector<std::pair<std::string, std::string>> failed; // path, message
   const CheckOptions options = options_for(request.telt, request.nesl, request.catalog);
+  apply::ApplyConfig workspace;
+  if (!request.root.empty()) {
+    ApplyRequest ar;
+    ar.root = request.root;
+    ar.allow_exec = request.allow_exec;
+    ar.deny = request.deny;
+    ar.allow_roots = request.allow_roots;
+    if (!make_apply_config(ar, &workspace, err)) return kExitUsage;
+  }
+  const apply::DiskSource disk;
+  apply::Overlay files(disk); // later transcripts see what earlier ones would do
   for (const std::string& path : request.files) {
     std::string error;
     std::optional<InputFile> file = read_input(path, request.limits, &error);
@@ -52,6 +64,15 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       continue;
     }
     CheckedDocument result = check_document(file->text, options);
+    if (!request.root.empty()) {
+      const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
+      const apply::Plan plan = apply::build_plan(file->text, result, catalog);
+      const apply::SimulationInput in{file->text, &result, &plan, &workspace};
+      std::vector<Diagnostic> found;
+      for (int b : plan.planned_blocks)
+        apply::simulate_block(in, b, files, &found, &files);
+      apply::merge_diagnostics(&result, std::move(found));
+    }
     done.push_back({std::move(*file), std::move(result)});
   }
 
@@ -74,7 +95,8 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       j["path"] = display_path(c.file.path);
       files.push_back(std::move(j));
     }
-    for (const auto& [path, message] : failed) files.push_back({{"path", path}, {"io_error", message}});
+    for (const auto& [path, message] : failed)
+      files.push_back({{"path", path}, {"io_error", message}});
     out << nlohmann::json{{"files", files}}.dump(2) << '\n';
   } else if (request.format == "sarif") {
     std::vector<SarifFile> sarif;
@@ -85,15 +107,16 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     const TextStyle style{use_color(request.color)};
     for (const Checked& c : done)
       print_text_diagnostics(out, display_path(c.file.path), c.file.text, c.result, style);
-    out << fmt::format("{} file{} checked: {} block{} ({} valid, {} invalid), {} error{}, {} warning{}, "
-                       "{} info{}\n",
-                       done.size(), done.size() == 1 ? "" : "s", total.blocks_parsed,
-                       total.blocks_parsed == 1 ? "" : "s", total.blocks_valid,
-                       total.blocks_parsed - total.blocks_valid, total.errors,
-                       total.errors == 1 ? "" : "s", total.warnings, total.warnings == 1 ? "" : "s",
-                       total.infos, total.infos == 1 ? "" : "s");
+    out << fmt::format(
+        "{} file{} checked: {} block{} ({} valid, {} invalid), {} error{}, {} warning{}, "
+        "{} info{}\n",
+        done.size(), done.size() == 1 ? "" : "s", total.blocks_parsed,
+        total.blocks_parsed == 1 ? "" : "s", total.blocks_valid,
+        total.blocks_parsed - total.blocks_valid, total.errors, total.errors == 1 ? "" : "s",
+        total.warnings, total.warnings == 1 ? "" : "s", total.infos, total.infos == 1 ? "" : "s");
     if (!failed.empty())
-      out << fmt::format("{} file{} could not be checked\n", failed.size(), failed.size() == 1 ? "" : "s");
+      out << fmt::format("{} file{} could not be checked\n", failed.size(),
+                         failed.size() == 1 ? "" : "s");
   }
   if (!failed.empty()) return kExitUsage;
   return total.errors > 0 ? kExitFindings : kExitOk;

@@ -21,6 +21,10 @@ struct CheckRequest {
   bool telt = true, nesl = true;
   const ActionCatalog* catalog = nullptr;
   InputLimits limits;
+  // --root: also check the actions against the files under it (read-only).
+  std::string root;
+  bool allow_exec = false;
+  std::vector<std::string> deny, allow_roots;
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);

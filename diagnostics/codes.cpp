@@ -37,6 +37,7 @@ constexpr CodeInfo kCodes[] = {
     {"DUPLICATE_BLOCK_ID", S::parameter_warning, "nesl", "nesl", "Two blocks share one id."},
     {"LEGACY_ERA", S::syntax_info, "nesl", "nesl", "The block uses the older SHAM or upper-case NESL syntax."},
     {"NONSTANDARD_BLOCK_ID", S::syntax_info, "nesl", "nesl", "A block id is accepted but is not the documented 3 characters."},
+    {"NONSTANDARD_HEADER_LABEL", S::syntax_info, "nesl", "nesl", "A header label is accepted but is not the documented `@three-char-SHA-256`."},
     // Validation against the action catalog (spec/actions.md)
     {"UNKNOWN_COMMAND", S::command_error, "telt", "validation", "A TELT command is not in the action catalog."},
     {"MISSING_ACTION", S::command_error, "nesl", "validation", "A NESL block has no `action`."},
@@ -45,6 +46,21 @@ constexpr CodeInfo kCodes[] = {
     {"UNKNOWN_PARAM", S::parameter_warning, "any", "validation", "A parameter is not defined by the action; it is ignored."},
     {"DUPLICATE_PARAM", S::command_error, "telt", "validation", "A single-valued TELT parameter is given more than once."},
     {"INVALID_PARAM_TYPE", S::command_error, "any", "validation", "A parameter value is not of the action's type (integer, boolean, enumeration)."},
+    // Workspace checks and applying (spec/actions.md; apply/): only with a root (check --root, apply, LSP)
+    {"PATH_OUTSIDE_ROOT", S::block_fatal, "any", "workspace", "A path resolves (after `..` and symbolic links) outside every allowed root."},
+    {"PATH_DENIED", S::block_fatal, "any", "workspace", "A path matches a deny pattern (.git, .ssh, node_modules, .blockls, ...) or is the root itself."},
+    {"EMPTY_PATH", S::command_error, "any", "workspace", "A path parameter is empty (or read_files lists no path)."},
+    {"FILE_NOT_FOUND", S::command_error, "any", "workspace", "The file to read, change, move or delete does not exist, nor does an earlier action create it."},
+    {"NOT_A_FILE", S::command_error, "any", "workspace", "A file action names a directory, or a directory action names a file."},
+    {"EMPTY_SEARCH", S::command_error, "any", "workspace", "The old text (or a range marker) to search for is empty."},
+    {"SEARCH_NOT_FOUND", S::command_error, "any", "workspace", "The old text does not occur in the file."},
+    {"SEARCH_AMBIGUOUS", S::command_error, "any", "workspace", "The old text occurs more than once in the file."},
+    {"COUNT_MISMATCH", S::command_error, "any", "workspace", "file_replace_all_text: the old text occurs another number of times than `count` says."},
+    {"MOVE_OVERWRITES", S::parameter_warning, "any", "workspace", "A move's destination exists and will be overwritten."},
+    {"EXEC_DISABLED", S::parameter_warning, "any", "workspace", "exec is not allowed here; the block will not run."},
+    {"FILE_CHANGED", S::command_error, "any", "workspace", "A file changed between the check and the apply; the block was not run."},
+    {"EXEC_FAILED", S::command_error, "any", "workspace", "exec could not start, timed out or exited with a non-zero code; the block was rolled back."},
+    {"IO_ERROR", S::command_error, "any", "workspace", "Reading or writing a file failed while applying; the block was rolled back."},
     // Document level
     {"INVALID_UTF8", S::parameter_warning, "any", "validation", "The document is not valid UTF-8; invalid bytes are read as U+FFFD."},
 };

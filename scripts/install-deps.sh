@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libboost1.81-dev libfmt-dev catch2 libcli11-dev libutfcpp-dev
   libbenchmark-dev libdtl-dev libyaml-cpp-dev
   clang libclang-rt-14-dev
+  neovim chromium
 )
 
 missing=()

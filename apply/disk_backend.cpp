@@ -1,0 +1,230 @@
+// Executing effects. Each effect first verifies that its target is still what the
+// simulation expected (compare, then swap by rename), so a change made by someone else, or by
+// an exec earlier in the block, makes the block fail and roll back instead of clobbering it.
+#include "apply/disk_backend.h"
+
+#include "apply/exec_runner.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace blockls::apply {
+namespace {
+
+using Kind = FileState::Kind;
+
+std::string parent_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+}
+
+bool is_file_with(const FileState& s, const std::optional<std::string>& content) {
+  if (!content) return s.kind == Kind::missing;
+  return s.kind == Kind::file && s.content == *content;
+}
+
+class Executor {
+public:
+  Executor(const SimulationInput& in, Journal& journal) : in_(in), journal_(journal) {}
+
+  // Performs one effect; false with `code`/`error` set when it cannot.
+  bool perform(const FileEffect& e, ActionOutcome* outcome, std::vector<std::string>* touched) {
+    DiskSource disk;
+    switch (e.kind) {
+    case FileEffect::Kind::write: {
+      if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
+      if (!make_dirs(parent_of(e.path), &error)) return io();
+      if (!write_atomically(e.path, e.after, e.mode, journal_.temp_tag(), &error)) return io();
+      touched->push_back(e.path);
+      return true;
+    }
+    case FileEffect::Kind::remove: {
+      if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
+      if (::unlink(e.path.c_str()) != 0) return io_errno("cannot delete", e.path);
+      sync_dir(parent_of(e.path));
+      touched->push_back(e.path);
+      return true;
+    }
+    case FileEffect::Kind::move: {
+      if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
+      const FileState dest = disk.read(e.new_path);
+      if (!(dest.kind == Kind::missing || (e.dest_before && is_file_with(dest, e.dest_before))))
+        return changed(e.new_path);
+      if (!make_dirs(parent_of(e.new_path), &error)) return io();
+      if (::rename(e.path.c_str(), e.new_path.c_str()) != 0) return io_errno("cannot move", e.path);
+      sync_dir(parent_of(e.path));
+      sync_dir(parent_of(e.new_path));
+      touched->push_back(e.path);
+      touched->push_back(e.new_path);
+      return true;
+    }
+    case FileEffect::Kind::make_dir: {
+      if (!make_dirs(e.path, &error)) return io();
+      touched->push_back(e.path);
+      return true;
+    }
+    case FileEffect::Kind::remove_dir: {
+      if (disk.read(e.path).kind != Kind::directory) return changed(e.path);
+      std::error_code ec;
+      std::filesystem::remove_all(e.path, ec);
+      if (ec) {
+        error = fmt::format("cannot delete {}: {}", e.path, ec.message());
+        return io();
+      }
+      sync_dir(parent_of(e.path));
+      touched->push_back(e.path);
+      return true;
+    }
+    case FileEffect::Kind::exec: {
+      const std::vector<std::string> argv = interpreter_argv(e.lang, e.code);
+      const ProcessOutput p = run_program(argv, e.cwd, in_.config->exec_timeout);
+      outcome->data = {{"stdout", p.out}, {"stderr", p.err}};
+      if (!p.started) {
+        code = "EXEC_FAILED";
+        error =
+            fmt::format("exec: {} could not be run: {}", argv.empty() ? e.lang : argv[0], p.error);
+        return false;
+      }
+      if (p.timed_out) {
+        code = "EXEC_FAILED";
+        error = fmt::format("exec: Process timeout after {}s (TIMEOUT)",
+                            static_cast<double>(in_.config->exec_timeout.count()) / 1000.0);
+        return false;
+      }
+      outcome->data["exit_code"] = p.exit_code;
+      if (p.exit_code != 0) {
+        code = "EXEC_FAILED";
+        error = fmt::format("exec: exited with code {}", p.exit_code);
+        return false;
+      }
+      return true;
+    }
+    }
+    return false;
+  }
+
+  std::string code, error;
+
+private:
+  bool changed(const std::string& path) {
+    code = "FILE_CHANGED";
+    error = fmt::format("{} changed while the block was running", path);
+    return false;
+  }
+  bool io() {
+    code = "IO_ERROR";
+    return false;
+  }
+  bool io_errno(const char* what, const std::string& path) {
+    error = fmt::format("{} {}: {}", what, path, std::strerror(errno));
+    return io();
+  }
+
+  const SimulationInput& in_;
+  Journal& journal_;
+};
+
+void mark_failed(BlockSimulation* sim, size_t seq, const std::string& code,
+                 const std::string& error, const std::string& others) {
+  sim->ok = false;
+  sim->failed_seq = seq;
+  for (ActionOutcome& o : sim->actions) {
+    o.effects.clear();
+    if (o.action->seq == seq) {
+      o.success = false;
+      o.code = code;
+      o.error = error;
+    } else {
+      o.success = false;
+      o.code = "NOT_RUN";
+      o.error = others;
+      if (o.action->action != "exec") o.data = nullptr;
+    }
+  }
+}
+
+} // namespace
+
+BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& checked,
+                           StateDir& state, std::vector<Diagnostic>* diagnostics) {
+  BlockRun run;
+  DiskSource disk;
+  run.sim = simulate_block(input, checked.block, disk, diagnostics, nullptr);
+
+  // 1. Every file the check read must be unchanged.
+  for (const auto& [key, sig] : checked.observed)
+    if (observe(disk, key) != sig)
+      run.changed_files.push_back(key.starts_with("tree:") ? key.substr(5) : key);
+  if (!run.changed_files.empty()) {
+    run.code = "FILE_CHANGED";
+    run.error = fmt::format("{} changed since the check; nothing was written",
+                            fmt::join(run.changed_files, ", "));
+    mark_failed(&run.sim, run.sim.actions.empty() ? 0 : run.sim.actions.front().action->seq,
+                run.code, run.error,
+                fmt::format("not run: block {} was not applied ({})", run.sim.block_id, run.error));
+    return run;
+  }
+  // 2. The re-check must pass.
+  if (!run.sim.ok) {
+    for (const ActionOutcome& o : run.sim.actions)
+      if (o.action->seq == run.sim.failed_seq) {
+        run.code = o.code;
+        run.error = o.error;
+      }
+    return run;
+  }
+  // 3. Journal, perform, commit (or roll back).
+  std::vector<std::string> paths;
+  for (const ActionOutcome& o : run.sim.actions)
+    for (const FileEffect& e : o.effects) {
+      if (e.kind == FileEffect::Kind::exec) continue;
+      paths.push_back(e.path);
+      if (!e.new_path.empty()) paths.push_back(e.new_path);
+    }
+  Journal journal;
+  std::string error;
+  const bool has_effects = !paths.empty();
+  const bool has_exec =
+      std::any_of(run.sim.actions.begin(), run.sim.actions.end(), [](const ActionOutcome& o) {
+        return std::any_of(o.effects.begin(), o.effects.end(),
+                           [](const FileEffect& e) { return e.kind == FileEffect::Kind::exec; });
+      });
+  if ((has_effects || has_exec) && !journal.begin(state, run.sim.block_id, paths, &error)) {
+    run.code = "IO_ERROR";
+    run.error = error;
+    mark_failed(
+        &run.sim, run.sim.actions.front().action->seq, run.code, error,
+        fmt::format("not run: the journal of block {} could not be written", run.sim.block_id));
+    return run;
+  }
+  Executor exec(input, journal);
+  for (ActionOutcome& o : run.sim.actions) {
+    for (const FileEffect& e : o.effects) {
+      if (exec.perform(e, &o, &run.touched)) continue;
+      std::string rollback_error;
+      const bool rolled_back = journal.rollback(&rollback_error);
+      run.code = exec.code;
+      run.error = exec.error;
+      if (!rolled_back) run.error += "; ROLLBACK FAILED: " + rollback_error;
+      run.touched.clear();
+      mark_failed(&run.sim, o.action->seq, run.code, run.error,
+                  fmt::format("rolled back: action {} of block {} failed", o.action->seq,
+                              run.sim.block_id));
+      return run;
+    }
+  }
+  if ((has_effects || has_exec) && !journal.commit(&error)) {
+    run.code = "IO_ERROR";
+    run.error = error;
+    return run;
+  }
+  run.applied = true;
+  return run;
+}
+
+} // namespace blockls::apply

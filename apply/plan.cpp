@@ -1,0 +1,71 @@
+// Building the plan from a checked document. Only blocks whose verdict is valid contribute;
+// the catalog resolves dialect names and aliases to canonical names.
+#include "apply/plan.h"
+
+namespace blockls::apply {
+
+const std::string* PlannedAction::param(std::string_view name) const {
+  const auto it = params.find(std::string(name));
+  return it == params.end() ? nullptr : &it->second;
+}
+
+Plan build_plan(std::string_view text, const CheckedDocument& checked,
+                const ActionCatalog& catalog) {
+  Plan plan;
+  const std::vector<Block>& blocks = checked.parsed.blocks;
+  plan.total_blocks = blocks.size();
+  size_t seq = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const Block& block = blocks[b];
+    if (b >= checked.verdicts.size() || !checked.verdicts[b].valid) {
+      SkippedBlock s{static_cast<int>(b), block.id, block.start_line, "INVALID_BLOCK",
+                     "the block is not valid"};
+      for (const Diagnostic& d : checked.diagnostics) {
+        if (d.block == static_cast<int>(b) && is_error(d.severity)) {
+          s.code = std::string(d.code);
+          s.message = d.message;
+          break;
+        }
+      }
+      plan.skipped.push_back(std::move(s));
+      continue;
+    }
+    bool any = false;
+    for (size_t c = 0; c < block.commands.size(); ++c) {
+      const Command& command = block.commands[c];
+      const ActionSpec* spec = block.dialect == Dialect::telt ? catalog.find_telt(command.name)
+                                                              : catalog.find_nesl(command.name);
+      if (!spec) continue; // cannot happen for a valid block
+      PlannedAction a;
+      a.seq = ++seq;
+      a.block = static_cast<int>(b);
+      a.block_id = block.id;
+      a.command = static_cast<int>(c);
+      a.dialect = block.dialect;
+      a.spec = spec;
+      a.action = spec->name;
+      a.line = command.line;
+      a.name_range = command.name_range;
+      for (const Parameter& p : command.params) {
+        if (block.dialect == Dialect::nesl && p.name == "action") continue;
+        const ParamSpec* ps = block.dialect == Dialect::telt ? spec->find_telt_param(p.name)
+                                                             : spec->find_param(p.name);
+        if (!ps) continue; // unknown parameters are ignored (a warning was reported)
+        const std::string value(p.value(text));
+        auto [it, inserted] = a.params.emplace(ps->name, value);
+        // A repeated multi-line path parameter (TELT READ_FILES) collects one path per line.
+        if (!inserted && ps->multiline_paths)
+          it->second += "\n" + value;
+        else if (!inserted)
+          it->second = value;
+        a.sources[ps->name] = ParamSource{&p, p.value_range, p.line};
+      }
+      plan.actions.push_back(std::move(a));
+      any = true;
+    }
+    if (any) plan.planned_blocks.push_back(static_cast<int>(b));
+  }
+  return plan;
+}
+
+} // namespace blockls::apply

@@ -1,0 +1,57 @@
+// The plan: the actions of a document's valid blocks, in document order, with canonical action
+// and parameter names (whatever dialect or alias the transcript used) and where each value came
+// from, so workspace diagnostics and fixes can point back into the transcript.
+#pragma once
+
+#include "diagnostics/action_catalog.h"
+#include "diagnostics/check.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockls::apply {
+
+struct ParamSource {
+  const Parameter* param = nullptr; // the (last) parameter the value came from
+  ByteRange value_range;            // the value in the transcript
+  uint32_t line = 0;                // 0-based line of the parameter
+};
+
+struct PlannedAction {
+  size_t seq = 0; // 1-based, document order over all planned actions
+  int block = -1; // index into the parsed blocks
+  std::string block_id;
+  int command = 0; // index into the block's commands
+  Dialect dialect = Dialect::telt;
+  const ActionSpec* spec = nullptr;
+  std::string action;                         // canonical name ("file_write")
+  std::map<std::string, std::string> params;  // canonical name -> value
+  std::map<std::string, ParamSource> sources; // canonical name -> where it came from
+  uint32_t line = 0;    // 0-based line of the command (TELT) or block start (NESL)
+  ByteRange name_range; // the command name / action value in the transcript
+
+  const std::string* param(std::string_view name) const;
+};
+
+struct SkippedBlock {
+  int block = -1;
+  std::string block_id;
+  uint32_t line = 0; // 0-based start line
+  std::string code;  // the first error's code
+  std::string message;
+};
+
+struct Plan {
+  std::vector<PlannedAction> actions;
+  std::vector<SkippedBlock> skipped; // blocks that are not valid, in document order
+  std::vector<int> planned_blocks;   // valid blocks with at least one action, in order
+  size_t total_blocks = 0;
+};
+
+// `text` must be the text `checked` was computed from.
+Plan build_plan(std::string_view text, const CheckedDocument& checked,
+                const ActionCatalog& catalog);
+
+} // namespace blockls::apply

@@ -1,0 +1,853 @@
+// The simulation of every catalog action over an overlay. Messages follow clada's wording
+// where it is clear (`file_replace_text: old_text not found in file`) and add what clada
+// leaves out (the lines of ambiguous matches, the closest region as a fix).
+#include "apply/simulate.h"
+
+#include "apply/path_policy.h"
+#include "apply/text_match.h"
+#include "diagnostics/codes.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace blockls::apply {
+namespace {
+
+using Kind = FileState::Kind;
+
+bool is_below(const std::string& path, const std::string& dir) {
+  return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+         (dir == "/" || path[dir.size()] == '/');
+}
+
+std::string parent_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+}
+
+std::string signature(const FileState& s) {
+  switch (s.kind) {
+  case Kind::missing:
+    return "missing";
+  case Kind::directory:
+    return "directory";
+  case Kind::other:
+    return "other";
+  case Kind::file:
+    break;
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s.content)
+    h = (h ^ c) * 1099511628211ull;
+  return fmt::format("file:{}:{:016x}", s.content.size(), h);
+}
+
+std::string tree_signature(const std::vector<std::string>& entries) {
+  std::string listing;
+  for (const std::string& e : entries)
+    listing += e + "\n";
+  return signature(FileState{Kind::file, listing, 0});
+}
+
+// Records what a block reads of the state before it.
+class RecordingSource final : public FileSource {
+public:
+  RecordingSource(const FileSource& inner, std::map<std::string, std::string>* seen)
+      : inner_(&inner), seen_(seen) {}
+  FileState read(const std::string& path) const override {
+    FileState s = inner_->read(path);
+    seen_->emplace(path, signature(s));
+    return s;
+  }
+  std::vector<std::string> list_tree(const std::string& dir) const override {
+    std::vector<std::string> entries = inner_->list_tree(dir);
+    seen_->emplace("tree:" + dir, tree_signature(entries));
+    return entries;
+  }
+
+private:
+  const FileSource* inner_;
+  std::map<std::string, std::string>* seen_;
+};
+
+class ActionRunner {
+public:
+  ActionRunner(const SimulationInput& in, const PlannedAction& a, Overlay* files,
+               std::vector<Diagnostic>* diags, ActionOutcome* out)
+      : in_(in), a_(a), files_(files), diags_(diags), out_(out) {}
+
+  void run();
+
+private:
+  // A workspace diagnostic on parameter `param` ("" = the command).
+  Diagnostic& diag(std::string_view code, std::string_view param, std::string message,
+                   std::string hint, std::optional<ByteRange> range = std::nullopt) {
+    Diagnostic d;
+    const CodeInfo* info = find_code(code);
+    d.code = info ? info->name : std::string_view("IO_ERROR");
+    d.severity = info ? info->severity : Severity::command_error;
+    d.dialect = a_.dialect;
+    d.block = a_.block;
+    const auto src = a_.sources.find(std::string(param));
+    if (range)
+      d.range = *range;
+    else if (src != a_.sources.end())
+      d.range = src->second.value_range;
+    else
+      d.range = a_.name_range;
+    const LineIndex& lines = in_.checked->parsed.lines;
+    d.line = d.range.size() > 0 || d.range.begin > 0 ? lines.line_of(d.range.begin) : a_.line;
+    if (d.range.size() == 0 && d.line < lines.line_count())
+      d.range = {lines.line_start(d.line), lines.line_end(in_.text, d.line)};
+    d.message = std::move(message);
+    d.fix_hint = std::move(hint);
+    diags_->push_back(std::move(d));
+    return diags_->back();
+  }
+
+  void fail(std::string_view code, std::string message) {
+    if (!out_->success && !out_->code.empty()) return; // keep the first failure
+    out_->success = false;
+    out_->code = std::string(code);
+    out_->error = std::move(message);
+  }
+
+  std::string raw(std::string_view name) const {
+    const std::string* v = a_.param(name);
+    return v ? *v : std::string();
+  }
+  std::string shown(std::string_view name) const { return std::string(trim_path(raw(name))); }
+
+  // Resolves a path parameter; reports and fails when it may not be used.
+  std::optional<std::string> path_of(std::string_view param, std::string_view value,
+                                     std::optional<ByteRange> range = std::nullopt) {
+    const ResolvedPath r = resolve_path(*in_.config, value);
+    switch (r.verdict) {
+    case PathVerdict::ok:
+      return r.absolute;
+    case PathVerdict::empty:
+      diag("EMPTY_PATH", param, fmt::format("{}: {} is empty", a_.action, param),
+           "Give the path of a file inside the root", range);
+      fail("EMPTY_PATH", fmt::format("{}: {} is empty", a_.action, param));
+      return std::nullopt;
+    case PathVerdict::outside_root:
+      diag("PATH_OUTSIDE_ROOT", param, r.reason,
+           "Use a path inside the root, or allow its directory with --allow-root", range);
+      fail("PATH_OUTSIDE_ROOT", fmt::format("{}: {}", a_.action, r.reason));
+      return std::nullopt;
+    case PathVerdict::denied:
+      diag("PATH_DENIED", param, r.reason, "The path is protected; choose another one", range);
+      fail("PATH_DENIED", fmt::format("{}: {}", a_.action, r.reason));
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  // A file that must exist (delete, move source, read, replace).
+  bool require_file(std::string_view param, const std::string& path, const FileState& s,
+                    std::string_view what) {
+    if (s.kind == Kind::file) return true;
+    if (s.kind == Kind::missing) {
+      const std::string msg = fmt::format("{}: {} not found '{}'", a_.action, what, shown(param));
+      diag("FILE_NOT_FOUND", param, msg + " (nor created by an earlier action)",
+           "Check the path; earlier actions of this transcript are taken into account");
+      fail("FILE_NOT_FOUND", msg);
+    } else {
+      const std::string msg =
+          fmt::format("{}: '{}' is a directory, not a file", a_.action, shown(param));
+      diag("NOT_A_FILE", param, msg, "Name a file");
+      fail("NOT_A_FILE", msg);
+    }
+    (void)path;
+    return false;
+  }
+
+  // Parents of a path to write: none may be a file; missing ones are created.
+  bool parents_writable(std::string_view param, const std::string& path) {
+    for (std::string dir = parent_of(path); dir != "/"; dir = parent_of(dir)) {
+      const FileState s = files_->read(dir);
+      if (s.kind == Kind::directory) return true;
+      if (s.kind != Kind::missing) {
+        const std::string msg =
+            fmt::format("{}: '{}' cannot be created: {} is a file", a_.action, shown(param), dir);
+        diag("NOT_A_FILE", param, msg, "A parent of the path is a file");
+        fail("NOT_A_FILE", msg);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void create_parents(const std::string& path) {
+    std::vector<std::string> missing;
+    for (std::string dir = parent_of(path); dir != "/"; dir = parent_of(dir)) {
+      if (files_->read(dir).kind == Kind::directory) break;
+      missing.push_back(dir);
+    }
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it)
+      files_->set(*it, {Kind::directory, {}, 0});
+  }
+
+  void write_effect(const std::string& path, const FileState& before, std::string after) {
+    FileEffect e;
+    e.kind = FileEffect::Kind::write;
+    e.seq = a_.seq;
+    e.path = path;
+    if (before.kind == Kind::file) e.before = before.content;
+    e.mode = before.kind == Kind::file ? before.mode : 0;
+    e.after = after;
+    out_->effects.push_back(std::move(e));
+    create_parents(path);
+    files_->set(path, {Kind::file, std::move(after), before.kind == Kind::file ? before.mode : 0});
+  }
+
+  // The closest region of the file as a fix that rewrites the old text in the transcript.
+  void offer_closest(Diagnostic& d, std::string_view param, const std::string& content,
+                     std::string_view needle) {
+    const std::optional<ClosestRegion> region = closest_region(content, needle);
+    if (!region) return;
+    d.fix_hint = fmt::format("The closest text is at lines {}-{} of the file ({})",
+                             region->first_line, region->last_line, region->how);
+    const auto src = a_.sources.find(std::string(param));
+    if (src == a_.sources.end() || !src->second.param) return;
+    const Parameter& p = *src->second.param;
+    const std::string_view token = slice(in_.text, p.value_range);
+    std::string replacement;
+    if (a_.dialect == Dialect::telt) {
+      if (!p.value_is_slice) return;
+      // The new value must not contain a line the TELT parser would read as syntax.
+      for (size_t pos = 0; pos <= region->text.size();) {
+        const size_t nl = region->text.find('\n', pos);
+        const std::string_view line =
+            std::string_view(region->text)
+                .substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+        if ((line.starts_with("--") && line.ends_with("--")) || line.starts_with("===") ||
+            line.starts_with("#!telt"))
+          return;
+        if (nl == std::string::npos) break;
+        pos = nl + 1;
+      }
+      replacement = region->text;
+    } else if (!token.empty() && token.front() == '"') {
+      try {
+        replacement = nlohmann::json(region->text).dump();
+      } catch (const nlohmann::json::exception&) {
+        return; // not valid UTF-8: no safe encoding
+      }
+    } else {
+      // Heredoc body: verbatim, unless a line would close the heredoc early.
+      const std::string delimiter = "EOT_" + a_.block_id;
+      for (size_t pos = 0; pos <= region->text.size();) {
+        const size_t nl = region->text.find('\n', pos);
+        const std::string_view line =
+            std::string_view(region->text)
+                .substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+        if (line.find(delimiter) != std::string_view::npos || line.starts_with("#!")) return;
+        if (nl == std::string::npos) break;
+        pos = nl + 1;
+      }
+      replacement = p.value_is_slice ? region->text : to_crlf(region->text);
+    }
+    d.fixes.push_back({fmt::format("Use the text of lines {}-{} of the file ({})",
+                                   region->first_line, region->last_line, region->how),
+                       true,
+                       {{p.value_range, replacement}}});
+  }
+
+  void run_write(bool append);
+  void run_replace(bool all);
+  void run_replace_range();
+  void run_delete();
+  void run_move();
+  void run_read();
+  void run_read_many();
+  void run_dir_create();
+  void run_dir_delete();
+  void run_exec();
+
+  const SimulationInput& in_;
+  const PlannedAction& a_;
+  Overlay* files_;
+  std::vector<Diagnostic>* diags_;
+  ActionOutcome* out_;
+};
+
+void ActionRunner::run() {
+  out_->action = &a_;
+  out_->success = true;
+  const std::string& name = a_.action;
+  if (name == "file_write")
+    run_write(false);
+  else if (name == "file_append")
+    run_write(true);
+  else if (name == "file_replace_text")
+    run_replace(false);
+  else if (name == "file_replace_all_text")
+    run_replace(true);
+  else if (name == "file_replace_text_range")
+    run_replace_range();
+  else if (name == "file_delete")
+    run_delete();
+  else if (name == "file_move")
+    run_move();
+  else if (name == "file_read")
+    run_read();
+  else if (name == "files_read")
+    run_read_many();
+  else if (name == "dir_create")
+    run_dir_create();
+  else if (name == "dir_delete")
+    run_dir_delete();
+  else if (name == "exec")
+    run_exec();
+  else
+    fail("UNSUPPORTED_ACTION", fmt::format("{}: blockls cannot run this action", name));
+  if (!out_->success) out_->effects.clear();
+}
+
+void ActionRunner::run_write(bool append) {
+  const auto path = path_of("path", raw("path"));
+  if (!path) return;
+  const FileState before = files_->read(*path);
+  if (before.kind == Kind::directory || before.kind == Kind::other) {
+    const std::string msg =
+        fmt::format("{}: '{}' is a directory, not a file", a_.action, shown("path"));
+    diag("NOT_A_FILE", "path", msg, "Name a file");
+    return fail("NOT_A_FILE", msg);
+  }
+  if (!parents_writable("path", *path)) return;
+  std::string text = raw("content");
+  // A replaced file keeps its line endings.
+  if (before.kind == Kind::file && uses_crlf(before.content)) text = to_crlf(text);
+  const size_t bytes = text.size();
+  std::string after = append && before.kind == Kind::file ? before.content + text : text;
+  write_effect(*path, before, std::move(after));
+  out_->data = {{"path", shown("path")}, {"bytesWritten", bytes}};
+}
+
+void ActionRunner::run_replace(bool all) {
+  const auto path = path_of("path", raw("path"));
+  if (!path) return;
+  const FileState before = files_->read(*path);
+  if (!require_file("path", *path, before, "file")) return;
+  const std::string old_text = raw("old_text");
+  if (old_text.empty()) {
+    const std::string msg = fmt::format("{}: old_text cannot be empty", a_.action);
+    diag("EMPTY_SEARCH", "old_text", msg, "Give the exact text to replace");
+    return fail("EMPTY_SEARCH", msg);
+  }
+  const Occurrences occ = find_occurrences(before.content, old_text);
+  const size_t found = occ.offsets.size();
+  std::optional<long long> count;
+  if (const std::string* c = a_.param("count")) count = std::stoll(std::string(trim_path(*c)));
+  if (all && count && static_cast<long long>(found) != *count) {
+    const std::string msg =
+        fmt::format("{}: expected {} occurrences but found {}", a_.action, *count, found);
+    std::string lines;
+    if (found > 0)
+      lines =
+          fmt::format(" (at lines {})", fmt::join(line_numbers(before.content, occ.offsets), ", "));
+    diag("COUNT_MISMATCH", "count", msg + lines,
+         found > 0 ? fmt::format("Set count to {}", found) : "old_text does not occur in the file");
+    if (found > 0) {
+      const auto src = a_.sources.find("count");
+      if (src != a_.sources.end() && src->second.param && src->second.param->value_is_slice &&
+          trim_path(slice(in_.text, src->second.value_range)) == trim_path(*a_.param("count"))) {
+        // TELT: the value lines are the number itself.
+        diags_->back().fixes.push_back({fmt::format("Set count to {}", found),
+                                        true,
+                                        {{src->second.value_range, std::to_string(found)}}});
+      } else if (src != a_.sources.end() && src->second.param) {
+        const std::string_view token = slice(in_.text, src->second.value_range);
+        if (token.size() >= 2 && token.front() == '"')
+          diags_->back().fixes.push_back(
+              {fmt::format("Set count to {}", found),
+               true,
+               {{src->second.value_range, fmt::format("\"{}\"", found)}}});
+      }
+    }
+    return fail("COUNT_MISMATCH", msg);
+  }
+  if (found == 0 && !all) {
+    const std::string msg = fmt::format("{}: old_text not found in file", a_.action);
+    Diagnostic& d =
+        diag("SEARCH_NOT_FOUND", "old_text", fmt::format("old_text not found in {}", shown("path")),
+             "The old text must match the file exactly (line endings aside)");
+    offer_closest(d, "old_text", before.content, old_text);
+    return fail("SEARCH_NOT_FOUND", msg);
+  }
+  if (found > 1 && !all) {
+    const std::string lines =
+        fmt::format("{}", fmt::join(line_numbers(before.content, occ.offsets), ", "));
+    diag("SEARCH_AMBIGUOUS", "old_text",
+         fmt::format("old_text appears {} times in {}, at lines {}; it must appear exactly once",
+                     found, shown("path"), lines),
+         "Add surrounding lines to the old text so that it matches once, or use "
+         "file_replace_all_text");
+    return fail("SEARCH_AMBIGUOUS",
+                fmt::format("{}: old_text appears {} times, must appear exactly once (lines {})",
+                            a_.action, found, lines));
+  }
+  std::string new_text = raw("new_text");
+  if (occ.crlf_converted || uses_crlf(before.content)) new_text = to_crlf(new_text);
+  std::string after;
+  size_t pos = 0;
+  for (size_t off : occ.offsets) {
+    after.append(before.content, pos, off - pos);
+    after += new_text;
+    pos = off + occ.length;
+  }
+  after.append(before.content, pos, std::string::npos);
+  if (found > 0) write_effect(*path, before, std::move(after));
+  out_->data = {{"path", shown("path")}, {"replacements", found}};
+}
+
+void ActionRunner::run_replace_range() {
+  const auto path = path_of("path", raw("path"));
+  if (!path) return;
+  const FileState before = files_->read(*path);
+  if (!require_file("path", *path, before, "file")) return;
+  const std::string begin_text = raw("old_text_beginning"), end_text = raw("old_text_end");
+  for (const auto& [name, value] :
+       {std::pair{"old_text_beginning", &begin_text}, std::pair{"old_text_end", &end_text}}) {
+    if (!value->empty()) continue;
+    const std::string msg = fmt::format("{}: {} cannot be empty", a_.action, name);
+    diag("EMPTY_SEARCH", name, msg, "Give the exact text that starts / ends the range");
+    return fail("EMPTY_SEARCH", msg);
+  }
+  const Occurrences start = find_occurrences(before.content, begin_text);
+  if (start.offsets.empty()) {
+    Diagnostic& d = diag("SEARCH_NOT_FOUND", "old_text_beginning",
+                         fmt::format("old_text_beginning not found in {}", shown("path")),
+                         "The marker must match the file exactly (line endings aside)");
+    offer_closest(d, "old_text_beginning", before.content, begin_text);
+    return fail("SEARCH_NOT_FOUND",
+                fmt::format("{}: old_text_beginning not found in file", a_.action));
+  }
+  if (start.offsets.size() > 1) {
+    const std::string lines =
+        fmt::format("{}", fmt::join(line_numbers(before.content, start.offsets), ", "));
+    diag(
+        "SEARCH_AMBIGUOUS", "old_text_beginning",
+        fmt::format("old_text_beginning appears {} times, at lines {}; it must appear exactly once",
+                    start.offsets.size(), lines),
+        "Make the start marker longer so that it matches once");
+    return fail(
+        "SEARCH_AMBIGUOUS",
+        fmt::format("{}: old_text_beginning appears {} times, must appear exactly once (lines {})",
+                    a_.action, start.offsets.size(), lines));
+  }
+  const size_t after_start = start.offsets[0] + start.length;
+  const Occurrences stop = find_occurrences(before.content, end_text, after_start);
+  if (stop.offsets.empty()) {
+    diag("SEARCH_NOT_FOUND", "old_text_end",
+         fmt::format("old_text_end not found after old_text_beginning in {}", shown("path")),
+         "The end marker must follow the start marker in the file");
+    return fail("SEARCH_NOT_FOUND",
+                fmt::format("{}: old_text_end not found after old_text_beginning", a_.action));
+  }
+  if (stop.offsets.size() > 1) {
+    const std::string lines =
+        fmt::format("{}", fmt::join(line_numbers(before.content, stop.offsets), ", "));
+    diag("SEARCH_AMBIGUOUS", "old_text_end",
+         fmt::format("old_text_end appears {} times after old_text_beginning, at lines {}; it must "
+                     "appear exactly once",
+                     stop.offsets.size(), lines),
+         "Make the end marker longer so that it matches once");
+    return fail("SEARCH_AMBIGUOUS",
+                fmt::format("{}: old_text_end appears {} times after old_text_beginning, must "
+                            "appear exactly once (lines {})",
+                            a_.action, stop.offsets.size(), lines));
+  }
+  std::string new_text = raw("new_text");
+  if (start.crlf_converted || stop.crlf_converted || uses_crlf(before.content))
+    new_text = to_crlf(new_text);
+  std::string after = before.content.substr(0, start.offsets[0]) + new_text +
+                      before.content.substr(stop.offsets[0] + stop.length);
+  write_effect(*path, before, std::move(after));
+  out_->data = {{"path", shown("path")}, {"replacements", 1}};
+}
+
+void ActionRunner::run_delete() {
+  const auto path = path_of("path", raw("path"));
+  if (!path) return;
+  const FileState before = files_->read(*path);
+  if (!require_file("path", *path, before, "file")) return;
+  FileEffect e;
+  e.kind = FileEffect::Kind::remove;
+  e.seq = a_.seq;
+  e.path = *path;
+  e.before = before.content;
+  e.mode = before.mode;
+  out_->effects.push_back(std::move(e));
+  files_->set(*path, {});
+  out_->data = {{"path", shown("path")}};
+}
+
+void ActionRunner::run_move() {
+  const auto from = path_of("old_path", raw("old_path"));
+  const auto to = path_of("new_path", raw("new_path"));
+  if (!from || !to) return;
+  const FileState source = files_->read(*from);
+  if (source.kind == Kind::missing) {
+    const std::string msg =
+        fmt::format("{}: Source file not found '{}'", a_.action, shown("old_path"));
+    diag("FILE_NOT_FOUND", "old_path", msg + " (nor created by an earlier action)",
+         "Check the source path");
+    return fail("FILE_NOT_FOUND", msg);
+  }
+  if (!require_file("old_path", *from, source, "source file")) return;
+  const FileState dest = files_->read(*to);
+  if (dest.kind == Kind::directory || dest.kind == Kind::other) {
+    const std::string msg =
+        fmt::format("{}: destination '{}' is a directory", a_.action, shown("new_path"));
+    diag("NOT_A_FILE", "new_path", msg, "Give the full destination path including the file name");
+    return fail("NOT_A_FILE", msg);
+  }
+  if (!parents_writable("new_path", *to)) return;
+  out_->data = {{"old_path", shown("old_path")}, {"new_path", shown("new_path")}};
+  if (*from == *to) return;
+  FileEffect e;
+  e.kind = FileEffect::Kind::move;
+  e.seq = a_.seq;
+  e.path = *from;
+  e.new_path = *to;
+  e.before = source.content;
+  e.mode = source.mode;
+  if (dest.kind == Kind::file) {
+    e.dest_before = dest.content;
+    out_->data["overwrote"] = true;
+    diag("MOVE_OVERWRITES", "new_path",
+         fmt::format("{} exists and will be overwritten by {}", shown("new_path"),
+                     shown("old_path")),
+         "Delete or move the destination first if its content matters");
+  }
+  out_->effects.push_back(std::move(e));
+  create_parents(*to);
+  files_->set(*to, source);
+  files_->set(*from, {});
+}
+
+void ActionRunner::run_read() {
+  const auto path = path_of("path", raw("path"));
+  if (!path) return;
+  const FileState s = files_->read(*path);
+  if (!require_file("path", *path, s, "file")) return;
+  out_->data = {{"path", shown("path")}, {"content", s.content}};
+}
+
+void ActionRunner::run_read_many() {
+  const std::string value = raw("paths");
+  const auto src = a_.sources.find("paths");
+  const bool slice_value =
+      src != a_.sources.end() && src->second.param && src->second.param->value_is_slice;
+  std::vector<std::string> shown_paths, contents, missing;
+  bool failed_policy = false;
+  for (size_t pos = 0; pos <= value.size();) {
+    const size_t nl = value.find('\n', pos);
+    const size_t end = nl == std::string::npos ? value.size() : nl;
+    const std::string line = value.substr(pos, end - pos);
+    std::optional<ByteRange> range;
+    if (slice_value)
+      range = ByteRange{src->second.value_range.begin + pos, src->second.value_range.begin + end};
+    if (!trim_path(line).empty()) {
+      const std::string p(trim_path(line));
+      if (const auto abs = path_of("paths", p, range)) {
+        const FileState s = files_->read(*abs);
+        shown_paths.push_back(p);
+        if (s.kind == Kind::file) {
+          contents.push_back(s.content);
+        } else {
+          missing.push_back(p);
+          diag(s.kind == Kind::missing ? "FILE_NOT_FOUND" : "NOT_A_FILE", "paths",
+               s.kind == Kind::missing ? fmt::format("file not found '{}'", p)
+                                       : fmt::format("'{}' is a directory", p),
+               "Check the path; earlier actions of this transcript are taken into account", range);
+        }
+      } else {
+        failed_policy = true;
+      }
+    }
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  if (failed_policy) return;
+  if (shown_paths.empty()) {
+    const std::string msg = fmt::format("{}: No paths provided", a_.action);
+    diag("EMPTY_PATH", "paths", msg, "List one path per line");
+    return fail("EMPTY_PATH", msg);
+  }
+  if (!missing.empty()) {
+    std::string msg = fmt::format("{}: Failed to read {} file(s):", a_.action, missing.size());
+    for (const std::string& m : missing)
+      msg += fmt::format("\n  {}: file not found", m);
+    return fail("FILE_NOT_FOUND", msg);
+  }
+  out_->data = {{"paths", shown_paths}, {"content", contents}};
+}
+
+void ActionRunner::run_dir_create() {
+  const auto path = path_of("path", raw("path"));
+  if (!path) return;
+  const FileState s = files_->read(*path);
+  out_->data = {{"path", shown("path")}};
+  if (s.kind == Kind::directory) return;
+  if (s.kind != Kind::missing) {
+    const std::string msg =
+        fmt::format("{}: '{}' exists and is not a directory", a_.action, shown("path"));
+    diag("NOT_A_FILE", "path", msg, "Choose another name or delete the file first");
+    return fail("NOT_A_FILE", msg);
+  }
+  if (!parents_writable("path", *path)) return;
+  FileEffect e;
+  e.kind = FileEffect::Kind::make_dir;
+  e.seq = a_.seq;
+  e.path = *path;
+  out_->effects.push_back(std::move(e));
+  create_parents(*path);
+  files_->set(*path, {Kind::directory, {}, 0});
+}
+
+void ActionRunner::run_dir_delete() {
+  const auto path = path_of("path", raw("path"));
+  if (!path) return;
+  for (const std::string& root : in_.config->allowed_roots) {
+    if (*path != root && *path != in_.config->root) continue;
+    const std::string msg = fmt::format("{}: '{}' is the root itself", a_.action, shown("path"));
+    diag("PATH_DENIED", "path", msg, "Delete the directories inside the root instead");
+    return fail("PATH_DENIED", msg);
+  }
+  const FileState s = files_->read(*path);
+  if (s.kind == Kind::missing) {
+    const std::string msg = fmt::format("{}: directory not found '{}'", a_.action, shown("path"));
+    diag("FILE_NOT_FOUND", "path", msg, "Check the path");
+    return fail("FILE_NOT_FOUND", msg);
+  }
+  if (s.kind != Kind::directory) {
+    const std::string msg = fmt::format("{}: '{}' is not a directory", a_.action, shown("path"));
+    diag("NOT_A_FILE", "path", msg, "Use file_delete for files");
+    return fail("NOT_A_FILE", msg);
+  }
+  FileEffect e;
+  e.kind = FileEffect::Kind::remove_dir;
+  e.seq = a_.seq;
+  e.path = *path;
+  e.mode = s.mode;
+  for (const std::string& entry : files_->list_tree(*path)) {
+    // Denied paths inside (e.g. a nested .git) make the whole delete denied.
+    const ResolvedPath r = resolve_path(*in_.config, entry);
+    if (r.verdict == PathVerdict::denied) {
+      diag("PATH_DENIED", "path", fmt::format("{} contains {}: {}", shown("path"), entry, r.reason),
+           "Delete the other entries one by one");
+      return fail("PATH_DENIED", fmt::format("{}: {}", a_.action, r.reason));
+    }
+    e.tree.emplace_back(entry, files_->read(entry));
+  }
+  for (const auto& [entry, state] : e.tree)
+    files_->set(entry, {});
+  files_->set(*path, {});
+  out_->effects.push_back(std::move(e));
+  out_->data = {{"path", shown("path")}};
+}
+
+void ActionRunner::run_exec() {
+  FileEffect e;
+  e.kind = FileEffect::Kind::exec;
+  e.seq = a_.seq;
+  e.code = raw("code");
+  e.lang = raw("lang");
+  e.cwd = in_.config->root;
+  if (a_.param("cwd")) {
+    const auto cwd = path_of("cwd", raw("cwd"));
+    if (!cwd) return;
+    if (files_->read(*cwd).kind != Kind::directory) {
+      const std::string msg =
+          fmt::format("exec: Working directory does not exist '{}'", shown("cwd"));
+      diag("FILE_NOT_FOUND", "cwd", msg, "Use an existing directory inside the root");
+      return fail("FILE_NOT_FOUND", msg);
+    }
+    e.cwd = *cwd;
+  }
+  if (!in_.config->allow_exec) {
+    diag("EXEC_DISABLED", "", "exec is disabled: the code is not run",
+         "Run blockls apply with --allow-exec (LSP: blockls.allowExec) to allow it");
+    return fail("EXEC_DISABLED", "exec: disabled (run with --allow-exec to allow it)");
+  }
+  out_->effects.push_back(std::move(e));
+  out_->data = nullptr; // filled in when it runs
+}
+
+} // namespace
+
+FileState DiskSource::read(const std::string& path) const {
+  FileState s;
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return s;
+  s.mode = st.st_mode & 07777;
+  if (S_ISDIR(st.st_mode)) {
+    s.kind = Kind::directory;
+    return s;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    s.kind = Kind::other;
+    if (S_ISLNK(st.st_mode)) { // keep the target so a journal can restore the link
+      char buf[4096];
+      const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
+      if (n > 0) s.content.assign(buf, static_cast<size_t>(n));
+    }
+    return s;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    s.kind = Kind::other;
+    return s;
+  }
+  s.kind = Kind::file;
+  s.content.reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    s.content.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return s;
+}
+
+std::vector<std::string> DiskSource::list_tree(const std::string& dir) const {
+  std::vector<std::string> out;
+  std::vector<std::string> todo{dir};
+  while (!todo.empty()) {
+    const std::string d = todo.back();
+    todo.pop_back();
+    DIR* h = ::opendir(d.c_str());
+    if (!h) continue;
+    while (const dirent* ent = ::readdir(h)) {
+      const std::string name = ent->d_name;
+      if (name == "." || name == "..") continue;
+      const std::string p = d + "/" + name;
+      out.push_back(p);
+      struct stat st {};
+      if (::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) todo.push_back(p);
+    }
+    ::closedir(h);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+FileState Overlay::read(const std::string& path) const {
+  if (const auto it = entries_.find(path); it != entries_.end()) return it->second;
+  for (std::string dir = parent_of(path); dir != "/"; dir = parent_of(dir)) {
+    const auto it = entries_.find(dir);
+    if (it != entries_.end() && it->second.kind != Kind::directory) return {};
+    if (it != entries_.end()) break;
+  }
+  return base_->read(path);
+}
+
+std::vector<std::string> Overlay::list_tree(const std::string& dir) const {
+  std::vector<std::string> all = base_->list_tree(dir);
+  for (auto it = entries_.upper_bound(dir); it != entries_.end() && is_below(it->first, dir); ++it)
+    all.push_back(it->first);
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::vector<std::string> out;
+  for (std::string& p : all)
+    if (read(p).kind != Kind::missing) out.push_back(std::move(p));
+  return out;
+}
+
+void Overlay::set(const std::string& path, FileState state) {
+  entries_[path] = std::move(state);
+}
+
+void Overlay::merge_from(const Overlay& other) {
+  for (const auto& [path, state] : other.entries_)
+    entries_[path] = state;
+}
+
+BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,
+                               std::vector<Diagnostic>* diagnostics, Overlay* after) {
+  BlockSimulation sim;
+  sim.block = block;
+  RecordingSource recording(before, &sim.observed);
+  Overlay files(recording);
+  for (const PlannedAction& a : input.plan->actions) {
+    if (a.block != block) continue;
+    sim.block_id = a.block_id;
+    ActionOutcome out;
+    ActionRunner(input, a, &files, diagnostics, &out).run();
+    if (!out.success && sim.ok) {
+      sim.ok = false;
+      sim.failed_seq = a.seq;
+    }
+    sim.actions.push_back(std::move(out));
+  }
+  if (!sim.ok) {
+    for (ActionOutcome& o : sim.actions) {
+      o.effects.clear();
+      if (o.success) {
+        o.success = false;
+        o.code = "NOT_RUN";
+        o.error = fmt::format("not run: action {} of block {} failed, so the block changed nothing",
+                              sim.failed_seq, sim.block_id);
+        o.data = nullptr;
+      }
+    }
+  } else if (after) {
+    after->merge_from(files);
+  }
+  return sim;
+}
+
+Simulation simulate_plan(const SimulationInput& input, const FileSource& source) {
+  Simulation sim;
+  Overlay state(source);
+  for (int block : input.plan->planned_blocks)
+    sim.blocks.push_back(simulate_block(input, block, state, &sim.diagnostics, &state));
+  return sim;
+}
+
+std::string observe(const FileSource& source, const std::string& key) {
+  if (key.starts_with("tree:")) return tree_signature(source.list_tree(key.substr(5)));
+  return signature(source.read(key));
+}
+
+nlohmann::json params_json(const PlannedAction& action) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : action.params) {
+    const ParamSpec* ps = action.spec ? action.spec->find_param(name) : nullptr;
+    if (ps && ps->type == ParamType::integer) {
+      try {
+        j[name] = std::stoll(std::string(trim_path(value)));
+        continue;
+      } catch (const std::exception&) {
+      }
+    }
+    j[name] = value;
+  }
+  return j;
+}
+
+nlohmann::json result_json(const ActionOutcome& o) {
+  nlohmann::json j = {{"seq", o.action->seq},
+                      {"blockId", o.action->block_id},
+                      {"action", o.action->action},
+                      {"params", params_json(*o.action)},
+                      {"success", o.success}};
+  if (!o.success) {
+    j["error"] = o.error;
+    j["code"] = o.code;
+  }
+  if (!o.data.is_null()) j["data"] = o.data;
+  return j;
+}
+
+} // namespace blockls::apply

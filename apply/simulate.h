@@ -1,0 +1,121 @@
+// Simulating a plan against a view of the files: every action sees what earlier actions of
+// the same document did (an overlay over the real files). The result per action is clada's
+// result shape plus the file effects a backend performs (disk or LSP WorkspaceEdit) and the
+// workspace diagnostics (PATH_OUTSIDE_ROOT, SEARCH_NOT_FOUND, ...). Nothing here writes.
+#pragma once
+
+#include "apply/config.h"
+#include "apply/plan.h"
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockls::apply {
+
+struct FileState {
+  enum class Kind { missing, file, directory, other };
+  Kind kind = Kind::missing;
+  std::string content; // files only
+  uint32_t mode = 0;   // permission bits (0 = default for new files)
+};
+
+// Read access to a tree of files (the disk, or an overlay over it).
+class FileSource {
+public:
+  virtual ~FileSource() = default;
+  virtual FileState read(const std::string& path) const = 0;
+  // Every entry strictly below `dir`, recursively, symlinks not followed, sorted.
+  virtual std::vector<std::string> list_tree(const std::string& dir) const = 0;
+};
+
+class DiskSource final : public FileSource {
+public:
+  FileState read(const std::string& path) const override;
+  std::vector<std::string> list_tree(const std::string& dir) const override;
+};
+
+// Changes over a base source, as earlier actions left them.
+class Overlay final : public FileSource {
+public:
+  explicit Overlay(const FileSource& base) : base_(&base) {}
+  FileState read(const std::string& path) const override;
+  std::vector<std::string> list_tree(const std::string& dir) const override;
+  void set(const std::string& path, FileState state);
+  void merge_from(const Overlay& other); // `other`'s changes win
+  const std::map<std::string, FileState>& entries() const { return entries_; }
+
+private:
+  const FileSource* base_;
+  std::map<std::string, FileState> entries_;
+};
+
+struct FileEffect {
+  enum class Kind { write, remove, move, make_dir, remove_dir, exec };
+  Kind kind = Kind::write;
+  size_t seq = 0;       // the action that causes it
+  std::string path;     // absolute, resolved (move: the source)
+  std::string new_path; // move: the destination
+  std::optional<std::string>
+      before; // write: old content (nullopt = new file); remove/move: the file
+  std::optional<std::string> dest_before;              // move: the destination that is overwritten
+  std::string after;                                   // write: new content
+  uint32_t mode = 0;                                   // write: mode to keep (0 = new file)
+  std::vector<std::pair<std::string, FileState>> tree; // remove_dir: what is removed, parents first
+  std::string code, lang, cwd;                         // exec
+};
+
+struct ActionOutcome {
+  const PlannedAction* action = nullptr;
+  bool success = false;
+  std::string error;   // clada-style message when !success
+  std::string code;    // error kind (a workspace code, NOT_RUN, ...) when !success
+  nlohmann::json data; // clada's data (null when none)
+  std::vector<FileEffect> effects;
+};
+
+struct BlockSimulation {
+  int block = -1;
+  std::string block_id;
+  bool ok = true;
+  size_t failed_seq = 0; // the first failing action
+  std::vector<ActionOutcome> actions;
+  // What the block read of the state before it: key ("path" or "tree:path") -> signature.
+  std::map<std::string, std::string> observed;
+};
+
+struct Simulation {
+  std::vector<BlockSimulation> blocks; // planned blocks in order
+  std::vector<Diagnostic> diagnostics; // workspace diagnostics, in plan order
+};
+
+// Context shared by the simulation of one document.
+struct SimulationInput {
+  std::string_view text; // the transcript
+  const CheckedDocument* checked = nullptr;
+  const Plan* plan = nullptr;
+  const ApplyConfig* config = nullptr;
+};
+
+// Simulates every planned block over `source`; a failing block leaves the files as they were.
+Simulation simulate_plan(const SimulationInput& input, const FileSource& source);
+
+// Simulates the actions of one block over `before` (the state just before the block).
+BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,
+                               std::vector<Diagnostic>* diagnostics, Overlay* after);
+
+// The signature of what `source` holds under an observation key ("path" or "tree:path"), as
+// recorded in BlockSimulation::observed.
+std::string observe(const FileSource& source, const std::string& key);
+
+// Parameters of a planned action as clada shows them (integers as numbers).
+nlohmann::json params_json(const PlannedAction& action);
+
+// One action's result object: {seq, blockId, action, params, success, error?, code?, data?}.
+nlohmann::json result_json(const ActionOutcome& outcome);
+
+} // namespace blockls::apply

@@ -1,0 +1,213 @@
+// Matching rules. The closest-region search works on lines: the old text's lines are slid
+// over the file's lines and compared under ever looser normalisations, and last by the
+// similarity of character bigrams (cheap enough for large files).
+#include "apply/text_match.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <functional>
+
+namespace blockls::apply {
+namespace {
+
+struct Line {
+  size_t begin, end, next; // text [begin, end), line break up to `next`
+};
+
+std::vector<Line> split_lines(std::string_view text) {
+  std::vector<Line> lines;
+  size_t pos = 0;
+  while (true) {
+    const size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) {
+      lines.push_back({pos, text.size(), text.size()});
+      break;
+    }
+    const size_t end = nl > pos && text[nl - 1] == '\r' ? nl - 1 : nl;
+    lines.push_back({pos, end, nl + 1});
+    pos = nl + 1;
+  }
+  return lines;
+}
+
+std::string_view rstrip(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::string_view strip(std::string_view s) {
+  s = rstrip(s);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  return s;
+}
+
+std::vector<uint32_t> bigrams(std::string_view s) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i + 1 < s.size(); ++i)
+    out.push_back(static_cast<uint32_t>(static_cast<unsigned char>(s[i])) << 8 |
+                  static_cast<unsigned char>(s[i + 1]));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Dice coefficient of two sorted bigram multisets (two empty lines are identical).
+double dice(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, std::string_view sa,
+            std::string_view sb) {
+  if (a.empty() || b.empty()) return sa == sb ? 1.0 : 0.0;
+  size_t i = 0, j = 0, common = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] == b[j]) {
+      ++common;
+      ++i;
+      ++j;
+    } else if (a[i] < b[j]) {
+      ++i;
+    } else {
+      ++j;
+    }
+  }
+  return 2.0 * static_cast<double>(common) / static_cast<double>(a.size() + b.size());
+}
+
+} // namespace
+
+bool uses_crlf(std::string_view content) {
+  bool crlf = false;
+  for (size_t i = 0; i < content.size(); ++i) {
+    if (content[i] != '\n') continue;
+    if (i == 0 || content[i - 1] != '\r') return false;
+    crlf = true;
+  }
+  return crlf;
+}
+
+std::string to_crlf(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + text.size() / 16);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && (i == 0 || text[i - 1] != '\r')) out += '\r';
+    out += text[i];
+  }
+  return out;
+}
+
+std::string to_lf(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i)
+    if (!(text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n')) out += text[i];
+  return out;
+}
+
+Occurrences find_occurrences(std::string_view content, std::string_view needle, size_t from) {
+  Occurrences occ;
+  if (needle.empty()) return occ;
+  const auto scan = [&](std::string_view n) {
+    occ.offsets.clear();
+    occ.length = n.size();
+    for (size_t pos = content.find(n, from); pos != std::string_view::npos;
+         pos = content.find(n, pos + n.size()))
+      occ.offsets.push_back(pos);
+  };
+  scan(needle);
+  if (occ.offsets.empty() && content.find("\r\n") != std::string_view::npos &&
+      needle.find('\n') != std::string_view::npos) {
+    const std::string converted = to_crlf(needle);
+    if (converted != needle) {
+      scan(converted);
+      occ.crlf_converted = !occ.offsets.empty();
+      if (occ.offsets.empty()) occ.length = needle.size();
+    }
+  }
+  return occ;
+}
+
+std::vector<uint32_t> line_numbers(std::string_view content, const std::vector<size_t>& offsets) {
+  std::vector<uint32_t> out;
+  uint32_t line = 1;
+  size_t pos = 0;
+  for (size_t off : offsets) {
+    line += static_cast<uint32_t>(std::count(content.begin() + static_cast<long>(pos),
+                                             content.begin() + static_cast<long>(off), '\n'));
+    pos = off;
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::optional<ClosestRegion> closest_region(std::string_view content, std::string_view needle) {
+  if (needle.empty() || content.empty()) return std::nullopt;
+  const std::vector<Line> file = split_lines(content);
+  std::string_view body = needle;
+  const bool trailing_newline = body.ends_with('\n');
+  if (trailing_newline) body.remove_suffix(1);
+  std::vector<std::string_view> want;
+  for (const Line& l : split_lines(body))
+    want.push_back(body.substr(l.begin, l.end - l.begin));
+  const size_t k = want.size();
+  if (k == 0 || k > file.size()) return std::nullopt;
+  const auto file_line = [&](size_t i) {
+    return content.substr(file[i].begin, file[i].end - file[i].begin);
+  };
+
+  const auto region_at = [&](size_t i, std::string how) {
+    ClosestRegion r;
+    r.begin = file[i].begin;
+    r.end = trailing_newline ? file[i + k - 1].next : file[i + k - 1].end;
+    r.text = to_lf(content.substr(r.begin, r.end - r.begin));
+    r.first_line = static_cast<uint32_t>(i + 1);
+    r.last_line = static_cast<uint32_t>(i + k);
+    r.how = std::move(how);
+    return r;
+  };
+
+  using Norm = std::function<std::string_view(std::string_view)>;
+  const std::pair<const char*, Norm> tiers[] = {
+      {"line endings", [](std::string_view s) { return s; }},
+      {"trailing whitespace", rstrip},
+      {"indentation", strip},
+  };
+  for (const auto& [how, norm] : tiers) {
+    std::vector<size_t> hits;
+    for (size_t i = 0; i + k <= file.size(); ++i) {
+      bool all = true;
+      for (size_t j = 0; j < k && all; ++j)
+        all = norm(file_line(i + j)) == norm(want[j]);
+      if (all) hits.push_back(i);
+    }
+    if (hits.size() == 1) return region_at(hits[0], how);
+    if (hits.size() > 1) return std::nullopt; // ambiguous even when loosened: no single answer
+  }
+
+  // Fuzzy: mean bigram similarity of the window's lines (indentation ignored).
+  std::vector<std::vector<uint32_t>> want_grams;
+  for (std::string_view w : want)
+    want_grams.push_back(bigrams(strip(w)));
+  std::vector<std::vector<uint32_t>> file_grams;
+  file_grams.reserve(file.size());
+  for (size_t i = 0; i < file.size(); ++i)
+    file_grams.push_back(bigrams(strip(file_line(i))));
+  double best = 0, second = 0;
+  size_t best_at = 0;
+  for (size_t i = 0; i + k <= file.size(); ++i) {
+    double sum = 0;
+    for (size_t j = 0; j < k; ++j)
+      sum += dice(file_grams[i + j], want_grams[j], strip(file_line(i + j)), strip(want[j]));
+    const double score = sum / static_cast<double>(k);
+    if (score > best) {
+      second = best;
+      best = score;
+      best_at = i;
+    } else if (score > second) {
+      second = score;
+    }
+  }
+  if (best < 0.6 || std::abs(best - second) < 1e-9) return std::nullopt;
+  return region_at(best_at,
+                   fmt::format("fuzzy, {}% similar", static_cast<int>(std::lround(best * 100))));
+}
+
+} // namespace blockls::apply

@@ -1,0 +1,47 @@
+// The matching rules of the replace actions, used by the simulation only: exact search with
+// line-ending tolerance (LF in the old text matches CRLF in a CRLF file), and the search for
+// the region of a file closest to an old text that was not found.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockls::apply {
+
+// CRLF when the text has "\r\n" and no bare "\n"; LF otherwise.
+bool uses_crlf(std::string_view content);
+// Every bare "\n" becomes "\r\n".
+std::string to_crlf(std::string_view text);
+// Every "\r\n" becomes "\n".
+std::string to_lf(std::string_view text);
+
+struct Occurrences {
+  std::vector<size_t> offsets; // non-overlapping, in order
+  size_t length = 0;           // bytes of one occurrence in the content
+  bool crlf_converted = false; // matched only after writing the needle with CRLF
+};
+
+// Non-overlapping occurrences of `needle` in `content` from byte `from`: exact first, then
+// (when there is none and the content has CRLF line breaks) with the needle's LFs as CRLF.
+Occurrences find_occurrences(std::string_view content, std::string_view needle, size_t from = 0);
+
+// 1-based line of each offset.
+std::vector<uint32_t> line_numbers(std::string_view content, const std::vector<size_t>& offsets);
+
+struct ClosestRegion {
+  size_t begin = 0, end = 0; // bytes of the region in the content
+  std::string text;          // the region, line breaks as LF
+  uint32_t first_line = 0;   // 1-based
+  uint32_t last_line = 0;
+  std::string how; // "line endings", "trailing whitespace", "indentation", "fuzzy, 83% similar"
+};
+
+// The region of `content` that `needle` most likely meant: whole lines equal up to line
+// endings, then up to trailing whitespace, then up to indentation, then the most similar
+// window of lines (at least 60% similar). nullopt when nothing qualifies or two regions tie.
+std::optional<ClosestRegion> closest_region(std::string_view content, std::string_view needle);
+
+} // namespace blockls::apply

@@ -1,0 +1,445 @@
+// apply: for each transcript, check + plan + simulate, then run each valid block on disk (or,
+// with --dry-run, print the diff of what would change). Output per block and per action in
+// text or JSON (clada's result shape); exit 0 all applied, 1 some invalid or failed, 2 usage
+// or I/O error.
+#include "cli/apply_command.h"
+
+#include "apply/disk_backend.h"
+#include "apply/git_commit.h"
+#include "apply/path_policy.h"
+#include "apply/workspace_check.h"
+#include "cli/app.h"
+#include "cli/text_report.h"
+#include "cli/unified_diff.h"
+#include "diagnostics/json_report.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <set>
+#include <unistd.h>
+
+namespace blockls::cli {
+namespace {
+
+using namespace blockls::apply;
+
+struct BlockReport {
+  int block = -1;
+  std::string id;
+  uint32_t line = 0;
+  std::string status; // applied, failed, skipped, would_apply, would_fail
+  std::string code, error;
+  std::vector<std::string> changed_files;
+  std::vector<ActionOutcome> actions;
+};
+
+struct FileReport {
+  InputFile file;
+  CheckedDocument checked;
+  Plan plan;
+  std::vector<Diagnostic> workspace;
+  std::vector<BlockReport> blocks;
+  std::string diff;
+};
+
+std::string relative(const ApplyConfig& config, const std::string& path) {
+  if (path == config.root) return ".";
+  if (path.compare(0, config.root.size() + 1, config.root + "/") == 0)
+    return path.substr(config.root.size() + 1);
+  return path;
+}
+
+std::string primary(const PlannedAction& a) {
+  if (const std::string* p = a.param("path")) return std::string(trim_path(*p));
+  if (a.param("old_path") && a.param("new_path"))
+    return fmt::format("{} -> {}", trim_path(*a.param("old_path")),
+                       trim_path(*a.param("new_path")));
+  if (const std::string* p = a.param("paths")) {
+    size_t n = 0;
+    for (size_t pos = 0; pos <= p->size();) {
+      const size_t nl = p->find('\n', pos);
+      if (!trim_path(p->substr(pos, nl == std::string::npos ? std::string::npos : nl - pos))
+               .empty())
+        ++n;
+      if (nl == std::string::npos) break;
+      pos = nl + 1;
+    }
+    return fmt::format("{} path{}", n, n == 1 ? "" : "s");
+  }
+  if (const std::string* l = a.param("lang")) return *l;
+  return {};
+}
+
+std::string outcome_text(const ActionOutcome& o, bool dry_run) {
+  if (!o.success)
+    return fmt::format("{} [{}] {}", o.code == "NOT_RUN" ? "not run" : "FAILED", o.code, o.error);
+  const std::string& n = o.action->action;
+  const nlohmann::json& d = o.data;
+  const char* would = dry_run ? "would be " : "";
+  if (n == "file_write")
+    return fmt::format("{}written, {} bytes", would, d.value("bytesWritten", 0));
+  if (n == "file_append")
+    return fmt::format("{}appended, {} bytes", would, d.value("bytesWritten", 0));
+  if (n.starts_with("file_replace"))
+    return fmt::format("{} replacement{}", d.value("replacements", 0),
+                       d.value("replacements", 0) == 1 ? "" : "s");
+  if (n == "file_delete" || n == "dir_delete") return fmt::format("{}deleted", would);
+  if (n == "file_move")
+    return fmt::format("{}moved{}", would,
+                       d.value("overwrote", false) ? " (overwrote the destination)" : "");
+  if (n == "file_read")
+    return fmt::format("read, {} bytes",
+                       d.contains("content") ? d["content"].get<std::string>().size() : 0);
+  if (n == "files_read")
+    return fmt::format("read {} files", d.contains("content") ? d["content"].size() : 0);
+  if (n == "dir_create") return fmt::format("{}created", would);
+  if (n == "exec")
+    return dry_run ? "would run" : fmt::format("exit code {}", d.value("exit_code", -1));
+  return "ok";
+}
+
+void indent(std::ostream& out, const std::string& text, const char* prefix) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t nl = text.find('\n', pos);
+    out << prefix << text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos)
+        << '\n';
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+}
+
+std::string effects_diff(const ApplyConfig& config, const std::vector<FileEffect>& effects) {
+  std::string out;
+  for (const FileEffect& e : effects) {
+    const std::string rel = relative(config, e.path);
+    switch (e.kind) {
+    case FileEffect::Kind::write:
+      if (!e.before) out += fmt::format("new file {}\n", rel);
+      out += unified_diff(e.before.value_or(""), e.after, e.before ? "a/" + rel : "/dev/null",
+                          "b/" + rel);
+      break;
+    case FileEffect::Kind::remove:
+      out += fmt::format("deleted file {}\n", rel);
+      out += unified_diff(*e.before, "", "a/" + rel, "/dev/null");
+      break;
+    case FileEffect::Kind::move:
+      out += fmt::format("rename from {}\nrename to {}\n", rel, relative(config, e.new_path));
+      if (e.dest_before)
+        out += unified_diff(*e.dest_before, *e.before, "a/" + relative(config, e.new_path),
+                            "b/" + relative(config, e.new_path));
+      break;
+    case FileEffect::Kind::make_dir:
+      out += fmt::format("new directory {}\n", rel);
+      break;
+    case FileEffect::Kind::remove_dir:
+      out += fmt::format("deleted directory {}\n", rel);
+      for (const auto& [p, s] : e.tree)
+        if (s.kind == FileState::Kind::file)
+          out += unified_diff(s.content, "", "a/" + relative(config, p), "/dev/null");
+      break;
+    case FileEffect::Kind::exec:
+      out += fmt::format("run {} in {}:\n", e.lang, relative(config, e.cwd));
+      for (size_t pos = 0; pos < e.code.size();) {
+        const size_t nl = e.code.find('\n', pos);
+        out += "    " + e.code.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos) +
+               "\n";
+        if (nl == std::string::npos) break;
+        pos = nl + 1;
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+bool make_apply_config(const ApplyRequest& request, ApplyConfig* config, std::ostream& err) {
+  std::string error;
+  if (!make_config(request.root, config, &error)) {
+    err << "blockls apply: " << error << '\n';
+    return false;
+  }
+  for (const std::string& dir : request.allow_roots)
+    if (!add_allowed_root(config, dir, &error)) {
+      err << "blockls: " << error << '\n';
+      return false;
+    }
+  for (const std::string& glob : request.deny)
+    config->deny_globs.push_back(glob);
+  config->allow_exec = request.allow_exec;
+  config->exec_timeout =
+      std::chrono::milliseconds(static_cast<long long>(request.exec_timeout_seconds * 1000));
+  return true;
+}
+
+namespace {
+
+CheckOptions check_options(const ApplyRequest& request) {
+  CheckOptions o;
+  o.parse.telt = request.telt;
+  o.parse.nesl = request.nesl;
+  o.catalog = request.catalog;
+  return o;
+}
+
+nlohmann::json file_json(const FileReport& f, bool dry_run) {
+  nlohmann::json results = nlohmann::json::array(), blocks = nlohmann::json::array(),
+                 skipped = nlohmann::json::array(), diags = nlohmann::json::array();
+  size_t executed = 0;
+  bool success = true;
+  for (const BlockReport& b : f.blocks) {
+    nlohmann::json jb = {{"blockId", b.id}, {"line", b.line + 1}, {"status", b.status}};
+    if (!b.code.empty()) jb["code"] = b.code;
+    if (!b.error.empty()) jb["error"] = b.error;
+    if (!b.changed_files.empty()) jb["changedFiles"] = b.changed_files;
+    blocks.push_back(std::move(jb));
+    if (b.status == "skipped") {
+      skipped.push_back(
+          {{"blockId", b.id}, {"line", b.line + 1}, {"code", b.code}, {"message", b.error}});
+      success = false;
+      continue;
+    }
+    if (b.status != "applied" && b.status != "would_apply") success = false;
+    for (const ActionOutcome& o : b.actions) {
+      results.push_back(result_json(o));
+      if (o.code != "NOT_RUN") ++executed;
+    }
+  }
+  for (const Diagnostic& d : f.workspace)
+    diags.push_back(diagnostic_json(f.file.text, f.checked, d));
+  nlohmann::json j = {{"path", display_path(f.file.path)},
+                      {"success", success},
+                      {"totalBlocks", f.checked.parsed.blocks.size()},
+                      {"executedActions", executed},
+                      {"results", results},
+                      {"skipped", skipped},
+                      {"blocks", blocks},
+                      {"diagnostics", diags}};
+  if (dry_run) j["diff"] = f.diff;
+  return j;
+}
+
+void print_file_text(std::ostream& out, const FileReport& f, const ApplyConfig& config,
+                     bool dry_run) {
+  const std::string path = display_path(f.file.path);
+  for (const BlockReport& b : f.blocks) {
+    const std::string where = fmt::format("{}:{}: block {}", path, b.line + 1, b.id);
+    if (b.status == "skipped") {
+      out << fmt::format("{}: skipped, invalid: [{}] {}\n", where, b.code, b.error);
+      continue;
+    }
+    if (b.status == "applied" || b.status == "would_apply")
+      out << fmt::format("{}: {}\n", where, b.status == "applied" ? "applied" : "would apply");
+    else
+      out << fmt::format("{}: {}, nothing changed: [{}] {}\n", where,
+                         dry_run ? "would fail" : "FAILED", b.code, b.error);
+    for (const ActionOutcome& o : b.actions) {
+      out << fmt::format("  [{}] {} {}: {}\n", o.action->seq, o.action->action, primary(*o.action),
+                         outcome_text(o, dry_run));
+      if (!o.success || o.data.is_null()) continue;
+      if (o.action->action == "file_read")
+        indent(out, o.data["content"].get<std::string>(), "    | ");
+      if (o.action->action == "files_read")
+        for (size_t i = 0; i < o.data["paths"].size(); ++i) {
+          out << "    " << o.data["paths"][i].get<std::string>() << ":\n";
+          indent(out, o.data["content"][i].get<std::string>(), "    | ");
+        }
+      if (o.action->action == "exec") {
+        indent(out, o.data.value("stdout", ""), "    out| ");
+        indent(out, o.data.value("stderr", ""), "    err| ");
+      }
+    }
+  }
+  if (!f.workspace.empty()) {
+    CheckedDocument only = f.checked;
+    only.diagnostics = f.workspace;
+    print_text_diagnostics(out, path, f.file.text, only, TextStyle{false});
+  }
+  if (dry_run && !f.diff.empty()) out << f.diff;
+  (void)config;
+}
+
+} // namespace
+
+int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err) {
+  ApplyConfig config;
+  if (!make_apply_config(request, &config, err)) return kExitUsage;
+  if (request.files.empty() && !request.recover) {
+    err << "blockls apply: give transcript files (or - for standard input), or --recover\n";
+    return kExitUsage;
+  }
+  if (request.dry_run && (request.recover || request.git_commit)) {
+    err << "blockls apply: --dry-run writes nothing; it cannot be combined with --recover or "
+           "--git-commit\n";
+    return kExitUsage;
+  }
+
+  // Read every input first: an unreadable file stops the run before anything is written.
+  std::vector<InputFile> inputs;
+  bool io_failed = false;
+  for (const std::string& path : request.files) {
+    std::string error;
+    std::optional<InputFile> file = read_input(path, request.limits, &error);
+    if (!file) {
+      err << "blockls: " << error << '\n';
+      io_failed = true;
+      continue;
+    }
+    inputs.push_back(std::move(*file));
+  }
+  if (io_failed) return kExitUsage;
+
+  StateDir state;
+  std::vector<std::string> recovered;
+  if (!request.dry_run) {
+    std::string error;
+    if (!state.open(config.root, &error) || !state.recover(&recovered, &error)) {
+      err << "blockls apply: " << error << '\n';
+      return kExitUsage;
+    }
+    for (const std::string& m : recovered)
+      (request.format == "json" ? err : out) << "blockls apply: " << m << '\n';
+  } else {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(config.root + "/" + kStateDirName, ec))
+      if (e.path().extension() == ".json")
+        err << "blockls apply: note: " << e.path().string()
+            << " is the journal of an interrupted run; the next apply (or --recover) rolls it "
+               "back\n";
+  }
+  if (request.files.empty()) {
+    out << fmt::format("recovery done: {} interrupted block{} rolled back\n", recovered.size(),
+                       recovered.size() == 1 ? "" : "s");
+    return kExitOk;
+  }
+
+  const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
+  DiskSource disk;
+  Overlay dry_state(disk); // --dry-run: later files see what earlier ones would do
+  std::vector<FileReport> reports;
+  std::vector<std::string> touched;
+  std::vector<std::string> commit_lines;
+  bool any_failed = false, apply_io_error = false;
+  size_t n_applied = 0, n_failed = 0, n_skipped = 0, n_actions = 0;
+  for (InputFile& input : inputs) {
+    FileReport f;
+    f.file = std::move(input);
+    f.checked = check_document(f.file.text, check_options(request));
+    f.plan = build_plan(f.file.text, f.checked, catalog);
+    const SimulationInput in{f.file.text, &f.checked, &f.plan, &config};
+    const FileSource& base = request.dry_run ? static_cast<const FileSource&>(dry_state) : disk;
+    Overlay simulated(base);
+    std::vector<BlockSimulation> sims;
+    for (int b : f.plan.planned_blocks)
+      sims.push_back(simulate_block(in, b, simulated, &f.workspace, &simulated));
+    if (request.dry_run) dry_state.merge_from(simulated);
+
+    size_t next_skip = 0, next_sim = 0;
+    for (size_t b = 0; b < f.checked.parsed.blocks.size(); ++b) {
+      BlockReport r;
+      r.block = static_cast<int>(b);
+      r.id = f.checked.parsed.blocks[b].id;
+      r.line = f.checked.parsed.blocks[b].start_line;
+      if (next_skip < f.plan.skipped.size() && f.plan.skipped[next_skip].block == r.block) {
+        const SkippedBlock& s = f.plan.skipped[next_skip++];
+        r.status = "skipped";
+        r.code = s.code;
+        r.error = s.message;
+        ++n_skipped;
+        any_failed = true;
+        f.blocks.push_back(std::move(r));
+        continue;
+      }
+      if (next_sim >= sims.size() || sims[next_sim].block != r.block)
+        continue; // a block without actions
+      const BlockSimulation& checked_sim = sims[next_sim++];
+      if (request.dry_run || !checked_sim.ok) {
+        r.status = checked_sim.ok ? "would_apply" : (request.dry_run ? "would_fail" : "failed");
+        r.actions = checked_sim.actions;
+        for (const ActionOutcome& o : checked_sim.actions) {
+          if (o.action->seq == checked_sim.failed_seq) {
+            r.code = o.code;
+            r.error = o.error;
+          }
+          if (checked_sim.ok) f.diff += effects_diff(config, o.effects);
+        }
+      } else {
+        std::vector<Diagnostic> recheck;
+        BlockRun run = run_block_on_disk(in, checked_sim, state, &recheck);
+        r.status = run.applied ? "applied" : "failed";
+        r.code = run.code;
+        r.error = run.error;
+        r.changed_files = run.changed_files;
+        r.actions = std::move(run.sim.actions);
+        if (run.code == "IO_ERROR") apply_io_error = true;
+        if (run.applied) {
+          touched.insert(touched.end(), run.touched.begin(), run.touched.end());
+          std::vector<std::string> what;
+          for (const ActionOutcome& o : r.actions)
+            what.push_back(fmt::format("{} {}", o.action->action, primary(*o.action)));
+          commit_lines.push_back(fmt::format("- block {} ({}:{}): {}", r.id,
+                                             display_path(f.file.path), r.line + 1,
+                                             fmt::join(what, "; ")));
+        }
+      }
+      if (r.status == "applied" || r.status == "would_apply")
+        ++n_applied;
+      else {
+        ++n_failed;
+        any_failed = true;
+      }
+      for (const ActionOutcome& o : r.actions)
+        if (o.code != "NOT_RUN") ++n_actions;
+      f.blocks.push_back(std::move(r));
+    }
+    reports.push_back(std::move(f));
+  }
+
+  nlohmann::json git_json;
+  bool git_failed = false;
+  if (request.git_commit && !touched.empty()) {
+    const std::string message =
+        fmt::format("blockls apply: {} block{}\n\n{}\n", commit_lines.size(),
+                    commit_lines.size() == 1 ? "" : "s", fmt::join(commit_lines, "\n"));
+    const GitCommitResult g = git_commit_paths(config.root, touched, message, &git_failed);
+    git_json = {{"committed", g.committed}, {"message", g.message}};
+    if (!g.commit.empty()) git_json["commit"] = g.commit;
+    if (request.format != "json") (git_failed ? err : out) << "git: " << g.message << '\n';
+  }
+
+  if (request.format == "json") {
+    nlohmann::json files = nlohmann::json::array();
+    for (const FileReport& f : reports)
+      files.push_back(file_json(f, request.dry_run));
+    nlohmann::json j = {{"root", config.root},
+                        {"dryRun", request.dry_run},
+                        {"files", files},
+                        {"recovered", recovered},
+                        {"summary",
+                         {{"blocks", n_applied + n_failed + n_skipped},
+                          {request.dry_run ? "wouldApply" : "applied", n_applied},
+                          {request.dry_run ? "wouldFail" : "failed", n_failed},
+                          {"skipped", n_skipped},
+                          {"actions", n_actions}}}};
+    if (!git_json.is_null()) j["git"] = git_json;
+    out << j.dump(2) << '\n';
+  } else {
+    for (const FileReport& f : reports)
+      print_file_text(out, f, config, request.dry_run);
+    out << fmt::format("{} block{}: {} {}, {} {}, {} skipped (invalid); {} action{} {}\n",
+                       n_applied + n_failed + n_skipped,
+                       n_applied + n_failed + n_skipped == 1 ? "" : "s", n_applied,
+                       request.dry_run ? "would apply" : "applied", n_failed,
+                       request.dry_run ? "would fail" : "failed", n_skipped, n_actions,
+                       n_actions == 1 ? "" : "s", request.dry_run ? "checked" : "run");
+    if (request.dry_run) out << "dry run: nothing was written\n";
+  }
+  if (apply_io_error || git_failed) return kExitUsage;
+  return any_failed ? kExitFindings : kExitOk;
+}
+
+} // namespace blockls::cli

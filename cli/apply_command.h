@@ -1,0 +1,42 @@
+// `blockls apply`: run the valid blocks of transcripts against a directory (or show what would
+// change with --dry-run), and `--recover` of interrupted runs.
+#pragma once
+
+#include "cli/input.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace blockls {
+class ActionCatalog;
+namespace apply {
+struct ApplyConfig;
+}
+} // namespace blockls
+
+namespace blockls::cli {
+
+struct ApplyRequest {
+  std::vector<std::string> files;
+  std::string root;
+  std::string format = "text"; // text | json
+  bool dry_run = false;
+  bool allow_exec = false;
+  bool git_commit = false;
+  bool recover = false;
+  double exec_timeout_seconds = 30;
+  std::vector<std::string> deny;        // extra deny globs
+  std::vector<std::string> allow_roots; // extra allowed roots
+  bool telt = true, nesl = true;
+  const ActionCatalog* catalog = nullptr;
+  InputLimits limits;
+};
+
+int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err);
+
+// The apply configuration of a request (root, allowed roots, deny globs, exec); false after
+// printing why when the root cannot be used.
+bool make_apply_config(const ApplyRequest& request, apply::ApplyConfig* config, std::ostream& err);
+
+} // namespace blockls::cli

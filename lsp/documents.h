@@ -1,0 +1,28 @@
+// The server's copy of each open document: text, version and line index, with incremental
+// changes validated and applied in order. The text is immutable per version (shared with the
+// analysis running on the worker); an edit builds the next version.
+#pragma once
+
+#include "grammar/line_index.h"
+#include "lsp/protocol.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace blockls::lsp {
+
+struct DocumentText {
+  std::shared_ptr<const std::string> text;
+  std::shared_ptr<const LineIndex> lines;
+
+  static DocumentText from(std::string text);
+  PositionMapper mapper(PositionEncoding encoding) const { return {*text, *lines, encoding}; }
+};
+
+// Applies `changes` (TextDocumentContentChangeEvent[]) in order to `current`. On the first
+// invalid change returns false with `error` naming it; `current` is then untouched.
+bool apply_content_changes(const DocumentText& current, const json& changes,
+                           PositionEncoding encoding, DocumentText* out, std::string* error);
+
+} // namespace blockls::lsp

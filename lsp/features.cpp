@@ -1,0 +1,462 @@
+// LSP JSON for diagnostics, code actions, lenses, symbols, folding and hover.
+#include "lsp/features.h"
+
+#include "diagnostics/codes.h"
+#include "fixits/apply_fixes.h"
+
+#include <algorithm>
+#include <dtl/dtl.hpp>
+#include <set>
+#include <sstream>
+
+namespace blockls::lsp {
+namespace {
+
+constexpr int kDataVersion = 1;
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+json line_range(const FeatureContext& ctx, uint32_t line) {
+  const LineIndex& lines = ctx.analysis.lines();
+  if (line >= lines.line_count())
+    return ctx.mapper().range_json({ctx.analysis.text->size(), ctx.analysis.text->size()});
+  return ctx.mapper().range_json(
+      {lines.line_start(line), lines.line_end(*ctx.analysis.text, line)});
+}
+
+std::string block_label(const Block& block) {
+  return std::string(dialect_name(block.dialect)) + " block '" + block.id + "'";
+}
+
+json fixes_payload(const FeatureContext& ctx, const Diagnostic& d) {
+  json fixes = json::array();
+  for (const Fix& fix : d.fixes)
+    fixes.push_back({{"title", fix.title},
+                     {"isPreferred", fix.preferred},
+                     {"edits", text_edits_json(ctx, fix)}});
+  return fixes;
+}
+
+json quickfix(const FeatureContext& ctx, const json& diagnostic, const std::string& title,
+              bool preferred, const json& edits) {
+  return {{"title", title},
+          {"kind", "quickfix"},
+          {"diagnostics", json::array({diagnostic})},
+          {"isPreferred", preferred},
+          {"edit", document_edit(ctx, edits)}};
+}
+
+// The engine diagnostic that was published as `lsp`: same code and range (the message is not
+// compared: clients may decorate it).
+const Diagnostic* match_diagnostic(const FeatureContext& ctx, const json& lsp) {
+  if (!lsp.is_object()) return nullptr;
+  const auto code = lsp.find("code");
+  const auto range = lsp.find("range");
+  if (code == lsp.end() || !code->is_string() || range == lsp.end()) return nullptr;
+  for (const Diagnostic& d : ctx.analysis.diagnostics)
+    if (code->get_ref<const std::string&>() == d.code && *range == diagnostic_range(ctx, d))
+      return &d;
+  return nullptr;
+}
+
+std::string path_of(const std::string_view text, const Command& command) {
+  for (const Parameter& p : command.params) {
+    const std::string name = lower(p.name);
+    if (name.find("path") != std::string::npos || name.find("file") != std::string::npos) {
+      std::string value(p.value(text));
+      const size_t nl = value.find('\n');
+      if (nl != std::string::npos) value = value.substr(0, nl) + " …";
+      while (!value.empty() && (value.back() == ' ' || value.back() == '\r'))
+        value.pop_back();
+      return value;
+    }
+  }
+  return "";
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) {
+      lines.emplace_back(std::string(text.substr(pos)) + "\n\\ No newline at end of file");
+      break;
+    }
+    lines.emplace_back(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return lines;
+}
+
+std::string unified_diff(std::string_view before, std::string_view after, const std::string& from,
+                         const std::string& to) {
+  const std::vector<std::string> a = split_lines(before), b = split_lines(after);
+  dtl::Diff<std::string, std::vector<std::string>> diff(a, b);
+  diff.compose();
+  diff.composeUnifiedHunks();
+  std::ostringstream out;
+  out << "--- " << from << '\n' << "+++ " << to << '\n';
+  diff.printUnifiedFormat(out);
+  return out.str();
+}
+
+// Keeps a hover readable: at most `max_lines` lines.
+std::string truncate_lines(const std::string& text, size_t max_lines) {
+  size_t pos = 0;
+  for (size_t n = 0; n < max_lines; ++n) {
+    pos = text.find('\n', pos);
+    if (pos == std::string::npos) return text;
+    ++pos;
+  }
+  return text.substr(0, pos) + "… (" +
+         std::to_string(std::count(text.begin() + pos, text.end(), '\n')) + " more lines)\n";
+}
+
+std::string relative(const apply::ApplyConfig* config, const std::string& path) {
+  if (config && path.starts_with(config->root + "/")) return path.substr(config->root.size() + 1);
+  return path;
+}
+
+} // namespace
+
+std::string count_noun(size_t n, std::string_view singular) {
+  const bool es = singular.ends_with("x") || singular.ends_with("s");
+  return std::to_string(n) + " " + std::string(singular) + (n == 1 ? "" : es ? "es" : "s");
+}
+
+json diagnostic_range(const FeatureContext& ctx, const Diagnostic& d) {
+  if (d.line >= ctx.analysis.lines().line_count()) {
+    const size_t end = ctx.analysis.text->size();
+    return ctx.mapper().range_json({end, end});
+  }
+  return ctx.mapper().range_json(d.range);
+}
+
+json diagnostic_json(const FeatureContext& ctx, const Diagnostic& d) {
+  std::string message = d.message;
+  if (!d.fix_hint.empty()) message += "\n" + d.fix_hint;
+  json out = {{"range", diagnostic_range(ctx, d)},
+              {"severity", lsp_severity(d.severity)},
+              {"code", std::string(d.code)},
+              {"source", "blockls"}};
+  if (!ctx.docs_url.empty())
+    if (const CodeInfo* info = find_code(d.code))
+      out["codeDescription"] = {
+          {"href", ctx.docs_url + std::string(info->doc_page) + ".md#" + lower(info->name)}};
+
+  json related = json::array();
+  const auto& blocks = ctx.analysis.checked.parsed.blocks;
+  if (d.block >= 0 && static_cast<size_t>(d.block) < blocks.size()) {
+    const Block& block = blocks[d.block];
+    if (block.start_line != d.line)
+      related.push_back(
+          {{"location", {{"uri", ctx.uri}, {"range", line_range(ctx, block.start_line)}}},
+           {"message", "The " + block_label(block) + " starts here"}});
+  }
+  if (!d.fixes.empty()) {
+    std::set<uint32_t> lines;
+    for (const TextEdit& e : d.fixes.front().edits) {
+      const uint32_t line = ctx.analysis.lines().line_of(e.range.begin);
+      if (line != d.line && lines.insert(line).second)
+        related.push_back(
+            {{"location", {{"uri", ctx.uri}, {"range", line_range(ctx, line)}}},
+             {"message", "The fix '" + d.fixes.front().title + "' changes this line"}});
+    }
+  }
+  if (!related.empty()) {
+    if (ctx.related_information) {
+      out["relatedInformation"] = related;
+    } else {
+      for (const json& r : related)
+        message += "\n" + r["message"].get<std::string>() + " (line " +
+                   std::to_string(r["location"]["range"]["start"]["line"].get<uint32_t>() + 1) +
+                   ")";
+    }
+  }
+  out["message"] = message;
+  if (!d.fixes.empty())
+    out["data"] = {
+        {"v", kDataVersion}, {"version", ctx.analysis.version}, {"fixes", fixes_payload(ctx, d)}};
+  return out;
+}
+
+json diagnostics_json(const FeatureContext& ctx) {
+  json out = json::array();
+  if (ctx.analysis.too_large) {
+    const size_t limit = ctx.analysis.context->settings.max_document_bytes;
+    out.push_back(
+        {{"range", ctx.mapper().range_json({0, 0})},
+         {"severity", 3},
+         {"code", "DOCUMENT_TOO_LARGE"},
+         {"source", "blockls"},
+         {"message", "The document has " + std::to_string(ctx.analysis.text->size()) +
+                         " bytes, more than the limit of " + std::to_string(limit) +
+                         " (maxDocumentBytes, --max-document-bytes): it is not checked"}});
+    return out;
+  }
+  for (const Diagnostic& d : ctx.analysis.diagnostics)
+    out.push_back(diagnostic_json(ctx, d));
+  return out;
+}
+
+json text_edits_json(const FeatureContext& ctx, const Fix& fix) {
+  json edits = json::array();
+  std::vector<TextEdit> sorted = fix.edits;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const TextEdit& a, const TextEdit& b) { return a.range.begin < b.range.begin; });
+  for (const TextEdit& e : sorted)
+    edits.push_back({{"range", ctx.mapper().range_json(e.range)}, {"newText", e.new_text}});
+  return edits;
+}
+
+json document_edit(const FeatureContext& ctx, const json& text_edits) {
+  if (ctx.document_changes)
+    return {{"documentChanges",
+             json::array({{{"textDocument", {{"uri", ctx.uri}, {"version", ctx.analysis.version}}},
+                           {"edits", text_edits}}})}};
+  return {{"changes", {{ctx.uri, text_edits}}}};
+}
+
+bool kind_selected(const json* only, std::string_view kind) {
+  if (!only || !only->is_array()) return true;
+  for (const json& o : *only) {
+    if (!o.is_string()) continue;
+    const std::string& prefix = o.get_ref<const std::string&>();
+    if (kind == prefix ||
+        (kind.starts_with(prefix) && kind.size() > prefix.size() && kind[prefix.size()] == '.'))
+      return true;
+  }
+  return false;
+}
+
+json code_actions(const FeatureContext& ctx, const json& params, bool defer_fix_all) {
+  json actions = json::array();
+  const json& diagnostics = require_array(params, "context.diagnostics");
+  const json* only = optional_field(params, "context.only", json::value_t::array);
+  if (kind_selected(only, "quickfix")) {
+    for (const json& lsp : diagnostics) {
+      if (!lsp.is_object()) continue;
+      if (lsp.contains("source") && lsp["source"] != "blockls") continue;
+      const auto data = lsp.find("data");
+      if (data != lsp.end() && data->is_object() && data->value("v", 0) == kDataVersion &&
+          data->value("version", int64_t{-1}) == ctx.analysis.version &&
+          (*data)["fixes"].is_array()) {
+        // Stateless path: the fixes travelled with the diagnostic.
+        for (const json& fix : (*data)["fixes"])
+          if (fix.is_object() && fix.contains("edits"))
+            actions.push_back(quickfix(ctx, lsp, fix.value("title", "Fix"),
+                                       fix.value("isPreferred", false), fix["edits"]));
+        continue;
+      }
+      // The client dropped `data` (or it is from another version): the server's copy.
+      if (const Diagnostic* d = match_diagnostic(ctx, lsp))
+        for (const Fix& fix : d->fixes)
+          actions.push_back(
+              quickfix(ctx, lsp, fix.title, fix.preferred, text_edits_json(ctx, fix)));
+    }
+  }
+  if (kind_selected(only, "source.fixAll.blockls") && !ctx.analysis.too_large) {
+    size_t fixable = 0;
+    for (const Diagnostic& d : ctx.analysis.diagnostics)
+      if (!d.fixes.empty() && d.fixes.front().preferred) ++fixable;
+    if (fixable > 0) {
+      json action = {{"title", "Fix all blockls problems (" + count_noun(fixable, "fix") + ")"},
+                     {"kind", "source.fixAll.blockls"}};
+      if (defer_fix_all)
+        action["data"] = {{"fixAll", true}, {"uri", ctx.uri}, {"version", ctx.analysis.version}};
+      else
+        action["edit"] = fix_all_edit(ctx);
+      actions.push_back(std::move(action));
+    }
+  }
+  return actions;
+}
+
+json fix_all_edit(const FeatureContext& ctx) {
+  const std::string_view before = *ctx.analysis.text;
+  std::string after;
+  if (apply_preferred_fixes(before, ctx.analysis.diagnostics, &after) == 0) return nullptr;
+  // One edit over the bytes that differ.
+  size_t prefix = 0;
+  while (prefix < before.size() && prefix < after.size() && before[prefix] == after[prefix])
+    ++prefix;
+  while (prefix > 0 && (static_cast<unsigned char>(before[prefix]) & 0xC0) == 0x80)
+    --prefix;
+  size_t suffix = 0;
+  while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
+         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
+    ++suffix;
+  while (suffix > 0 && (static_cast<unsigned char>(before[before.size() - suffix]) & 0xC0) == 0x80)
+    --suffix;
+  const json edit = {{"range", ctx.mapper().range_json({prefix, before.size() - suffix})},
+                     {"newText", after.substr(prefix, after.size() - suffix - prefix)}};
+  return document_edit(ctx, json::array({edit}));
+}
+
+json code_lenses(const FeatureContext& ctx) {
+  json lenses = json::array();
+  const auto& blocks = ctx.analysis.checked.parsed.blocks;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const Block& block = blocks[b];
+    const size_t errors = ctx.analysis.block_errors(static_cast<int>(b));
+    json command;
+    if (errors == 0) {
+      const size_t actions = static_cast<size_t>(std::count_if(
+          ctx.analysis.plan.actions.begin(), ctx.analysis.plan.actions.end(),
+          [&](const apply::PlannedAction& a) { return a.block == static_cast<int>(b); }));
+      command = {{"title", "▶ Apply block (" + count_noun(actions, "action") + ")"},
+                 {"command", "blockls.executeBlock"},
+                 {"arguments", json::array({{{"uri", ctx.uri},
+                                             {"version", ctx.analysis.version},
+                                             {"line", block.start_line}}})}};
+    } else {
+      command = {{"title", "✗ " + count_noun(errors, "error")}, {"command", ""}};
+    }
+    lenses.push_back({{"range", line_range(ctx, block.start_line)}, {"command", command}});
+  }
+  return lenses;
+}
+
+json document_symbols(const FeatureContext& ctx) {
+  json symbols = json::array();
+  const std::string_view text = *ctx.analysis.text;
+  const auto& blocks = ctx.analysis.checked.parsed.blocks;
+  const PositionMapper mapper = ctx.mapper();
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const Block& block = blocks[b];
+    const size_t errors = ctx.analysis.block_errors(static_cast<int>(b));
+    json children = json::array();
+    for (size_t c = 0; c < block.commands.size(); ++c) {
+      const Command& command = block.commands[c];
+      std::string name = command.name.empty() ? "(no action)" : command.name;
+      for (const apply::PlannedAction& a : ctx.analysis.plan.actions)
+        if (a.block == static_cast<int>(b) && a.command == static_cast<int>(c)) name = a.action;
+      const std::string path = path_of(text, command);
+      if (!path.empty()) name += " " + path;
+      const size_t begin = ctx.analysis.lines().line_start(
+          std::min(command.line, ctx.analysis.lines().line_count() - 1));
+      size_t end = c + 1 < block.commands.size()
+                       ? ctx.analysis.lines().line_start(block.commands[c + 1].line)
+                       : block.range.end;
+      end = std::max(begin, std::min(end, block.range.end));
+      const ByteRange selection =
+          command.name_range.size() > 0 ? command.name_range : ByteRange{begin, begin};
+      children.push_back({{"name", name},
+                          {"kind", 12},
+                          {"range", mapper.range_json({std::min(begin, selection.begin),
+                                                       std::max(end, selection.end)})},
+                          {"selectionRange", mapper.range_json(selection)}});
+    }
+    const ByteRange range{block.range.begin, std::max(block.range.begin, block.range.end)};
+    const ByteRange selection =
+        block.id_range.size() > 0 ? block.id_range : ByteRange{range.begin, range.begin};
+    symbols.push_back({{"name", block_label(block)},
+                       {"detail", errors == 0 ? "valid" : count_noun(errors, "error")},
+                       {"kind", 2},
+                       {"range", mapper.range_json({std::min(range.begin, selection.begin),
+                                                    std::max(range.end, selection.end)})},
+                       {"selectionRange", mapper.range_json(selection)},
+                       {"children", children}});
+  }
+  return symbols;
+}
+
+json folding_ranges(const FeatureContext& ctx) {
+  json ranges = json::array();
+  const LineIndex& lines = ctx.analysis.lines();
+  for (const Block& block : ctx.analysis.checked.parsed.blocks) {
+    uint32_t last = block.end_line
+                        ? *block.end_line
+                        : lines.line_of(block.range.end > block.range.begin ? block.range.end - 1
+                                                                            : block.range.begin);
+    if (last > block.start_line)
+      ranges.push_back({{"startLine", block.start_line}, {"endLine", last}, {"kind", "region"}});
+  }
+  return ranges;
+}
+
+json hover(const FeatureContext& ctx, Position position) {
+  const Analysis& a = ctx.analysis;
+  if (a.too_large) return nullptr;
+  const int b = a.block_at_line(position.line);
+  if (b < 0) return nullptr;
+  const Block& block = a.checked.parsed.blocks[b];
+  const apply::ApplyConfig* config = a.context->apply_config ? &*a.context->apply_config : nullptr;
+  std::ostringstream md;
+  const size_t errors = a.block_errors(b);
+  md << "**" << block_label(block) << "**";
+  if (errors > 0) {
+    md << " — ✗ " << count_noun(errors, "error") << ", nothing will run\n\n";
+    for (const Diagnostic& d : a.diagnostics)
+      if (d.block == b && is_error(d.severity))
+        md << "- line " << d.line + 1 << ": " << d.message << " `" << d.code << "`\n";
+  } else {
+    size_t count = 0;
+    for (const apply::PlannedAction& pa : a.plan.actions)
+      count += pa.block == b;
+    md << " — ▶ " << count_noun(count, "action") << "\n\n";
+    const apply::BlockSimulation* sim = a.block_simulation(b);
+    if (!sim) {
+      for (const apply::PlannedAction& pa : a.plan.actions) {
+        if (pa.block != b) continue;
+        md << pa.seq << ". `" << pa.action << "`";
+        if (const std::string* p = pa.param("path")) md << " " << *p;
+        md << "\n";
+      }
+      md << "\n_No workspace root: the effects are not previewed._\n";
+    } else {
+      for (const apply::ActionOutcome& o : sim->actions) {
+        md << "**" << o.action->seq << ". " << o.action->action << "**";
+        if (!o.success) {
+          md << " — ✗ " << o.error << "\n\n";
+          continue;
+        }
+        md << "\n\n";
+        for (const apply::FileEffect& e : o.effects) {
+          const std::string path = relative(config, e.path);
+          switch (e.kind) {
+          case apply::FileEffect::Kind::write:
+            md << "```diff\n"
+               << truncate_lines(unified_diff(e.before.value_or(""), e.after,
+                                              e.before ? "a/" + path : "/dev/null", "b/" + path),
+                                 200)
+               << "```\n\n";
+            break;
+          case apply::FileEffect::Kind::remove:
+            md << "deletes `" << path << "`\n\n";
+            break;
+          case apply::FileEffect::Kind::move:
+            md << "moves `" << path << "` → `" << relative(config, e.new_path) << "`"
+               << (e.dest_before ? " (overwrites it)" : "") << "\n\n";
+            break;
+          case apply::FileEffect::Kind::make_dir:
+            md << "creates directory `" << path << "`\n\n";
+            break;
+          case apply::FileEffect::Kind::remove_dir:
+            md << "deletes directory `" << path << "` and its contents\n\n";
+            break;
+          case apply::FileEffect::Kind::exec:
+            md << "runs " << e.lang << " code in `" << relative(config, e.cwd) << "`\n\n";
+            break;
+          }
+        }
+      }
+    }
+  }
+  const uint32_t last = block.end_line
+                            ? *block.end_line
+                            : a.lines().line_of(block.range.end > 0 ? block.range.end - 1 : 0);
+  const LineIndex& lines = a.lines();
+  const size_t end = last < lines.line_count() ? lines.line_end(*a.text, last) : a.text->size();
+  return {{"contents", {{"kind", ctx.markdown ? "markdown" : "plaintext"}, {"value", md.str()}}},
+          {"range", ctx.mapper().range_json({lines.line_start(block.start_line),
+                                             std::max(end, lines.line_start(block.start_line))})}};
+}
+
+} // namespace blockls::lsp

@@ -1,0 +1,54 @@
+// The reviewer-facing features as LSP JSON, computed from an Analysis: diagnostics (with the
+// fix payload in `data`), quick fixes and fix-all, code lenses, document symbols, folding
+// ranges and the hover preview. Stateless: the server passes the document and the client's
+// capabilities in FeatureContext.
+#pragma once
+
+#include "lsp/analysis.h"
+#include "lsp/protocol.h"
+
+#include <string>
+#include <vector>
+
+namespace blockls::lsp {
+
+struct FeatureContext {
+  const Analysis& analysis;
+  std::string uri;
+  PositionEncoding encoding = PositionEncoding::utf16;
+  std::string docs_url;            // base URL of the code pages ("" = no codeDescription)
+  bool related_information = true; // client supports Diagnostic.relatedInformation
+  bool document_changes = false;   // client supports WorkspaceEdit.documentChanges
+  bool markdown = true;            // hover content as markdown
+
+  PositionMapper mapper() const { return {*analysis.text, analysis.lines(), encoding}; }
+};
+
+// The LSP range of a diagnostic; end-of-input diagnostics clamp to the document end.
+json diagnostic_range(const FeatureContext& ctx, const Diagnostic& d);
+json diagnostic_json(const FeatureContext& ctx, const Diagnostic& d);
+// Every diagnostic of the analysis (one "too large" diagnostic when it was not checked).
+json diagnostics_json(const FeatureContext& ctx);
+
+// The edits of a fix as LSP TextEdits.
+json text_edits_json(const FeatureContext& ctx, const Fix& fix);
+// A WorkspaceEdit changing only this document.
+json document_edit(const FeatureContext& ctx, const json& text_edits);
+
+// textDocument/codeAction: `params` as received. Quick fixes from `data` when it carries the
+// fixes of the current version, else from the diagnostics of the analysis that match.
+json code_actions(const FeatureContext& ctx, const json& params, bool defer_fix_all);
+// The fix-all edit (every preferred fix once), null when there is nothing to fix.
+json fix_all_edit(const FeatureContext& ctx);
+// True when `kind` is selected by `only` (hierarchical: "source" selects "source.fixAll.x").
+bool kind_selected(const json* only, std::string_view kind);
+
+json code_lenses(const FeatureContext& ctx);
+json document_symbols(const FeatureContext& ctx);
+json folding_ranges(const FeatureContext& ctx);
+json hover(const FeatureContext& ctx, Position position);
+
+// "2 errors", "1 action".
+std::string count_noun(size_t n, std::string_view singular);
+
+} // namespace blockls::lsp

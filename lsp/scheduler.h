@@ -1,0 +1,66 @@
+// Per-document debounced analysis, clangd's TUScheduler in small: an update restarts the
+// document's steady_timer; when it fires the newest job runs on the worker thread; the result
+// comes back on the io thread tagged with its generation, and the server drops it when a newer
+// generation exists. At most one job per document runs at a time; updates that arrive while it
+// runs are coalesced into one rerun. The delay adapts to the last run time, within bounds.
+#pragma once
+
+#include "lsp/analysis.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace blockls::lsp {
+
+struct DebouncePolicy {
+  std::chrono::milliseconds min{50}; // 0: no debounce at all (tests, benchmarks)
+  std::chrono::milliseconds max{500};
+  // The delay for a document whose last analysis took `last`.
+  std::chrono::milliseconds compute(std::chrono::microseconds last) const;
+};
+
+class Scheduler {
+public:
+  using Job = std::function<std::shared_ptr<const Analysis>()>;
+  using Done = std::function<void(const std::string& uri, std::shared_ptr<const Analysis>)>;
+
+  Scheduler(boost::asio::io_context& io, DebouncePolicy policy, Done done);
+  ~Scheduler();
+
+  // Replaces the document's pending job and (re)starts its debounce timer.
+  void update(const std::string& uri, Job job);
+  // Runs the document's pending job now (skips the rest of the debounce).
+  void flush(const std::string& uri);
+  void flush_all();
+  // Forgets the document; a running job's result is still delivered (and dropped by the server).
+  void remove(const std::string& uri);
+  // True when no job is pending or running.
+  bool idle() const;
+  // Stops the worker (waits for a running job).
+  void stop();
+
+private:
+  struct Entry {
+    std::unique_ptr<boost::asio::steady_timer> timer;
+    Job pending;
+    bool running = false;
+    bool removed = false;
+    std::chrono::microseconds last{0};
+  };
+  void start(const std::string& uri);
+
+  boost::asio::io_context& io_;
+  DebouncePolicy policy_;
+  Done done_;
+  boost::asio::thread_pool worker_{1};
+  std::map<std::string, Entry> entries_;
+  bool stopped_ = false;
+};
+
+} // namespace blockls::lsp

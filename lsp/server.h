@@ -1,0 +1,28 @@
+// `blockls lsp`: the language server. Dispatch, lifecycle (initialize .. exit), reply-exactly-
+// once bookkeeping, cancellation, capability negotiation and the commands live here; the
+// transport below it moves bytes, the scheduler and the engine (lsp/analysis) compute.
+#pragma once
+
+#include "lsp/analysis.h"
+#include "lsp/scheduler.h"
+
+#include <cstddef>
+#include <string>
+
+namespace blockls::lsp {
+
+enum class LogLevel { error, warning, info, debug };
+
+struct ServerOptions {
+  DebouncePolicy debounce;
+  size_t max_message_bytes = 256u * 1024 * 1024;
+  LogLevel log_level = LogLevel::warning;
+  std::string version = "0"; // serverInfo.version
+  Settings settings;         // defaults before initializationOptions (docs URL, size limit, ...)
+};
+
+// Serves LSP on `in_fd`/`out_fd` until `exit` or the end of the input. Returns the process exit
+// code: 0 after shutdown, 1 otherwise.
+int run_server(const ServerOptions& options, int in_fd = 0, int out_fd = 1);
+
+} // namespace blockls::lsp

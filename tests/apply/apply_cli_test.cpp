@@ -1,0 +1,205 @@
+// `blockls apply` and `check --root` end to end: --dry-run writes nothing, exit codes, text and
+// JSON output, exec, --git-commit (only the touched paths), --help.
+#include "apply/apply_test_support.h"
+#include "support/process.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using namespace blockls::test;
+using nlohmann::json;
+
+namespace {
+
+const std::string kMixed =
+    "Some prose.\n\n```sh nesl\n#!nesl [@three-char-SHA-256: w01]\naction = \"write_file\"\npath = "
+    "\"src/new.txt\"\n"
+    "content = \"fresh\"\n#!end_w01\n```\n\n"
+    "#!nesl [@three-char-SHA-256: r01]\naction = \"replace_text_in_file\"\npath = "
+    "\"a.txt\"\nold_text = \"alpha\"\n"
+    "new_text = \"ALPHA\"\n#!end_r01\n\n"
+    "#!nesl [@three-char-SHA-256: m01]\naction = \"move_file\"\nold_path = \"b.txt\"\nnew_path = "
+    "\"moved/b.txt\"\n#!end_m01\n\n"
+    "#!nesl [@three-char-SHA-256: d01]\naction = \"delete_file\"\npath = \"c.txt\"\n#!end_d01\n\n"
+    "#!nesl [@three-char-SHA-256: x01]\naction = \"replace_text_in_file\"\npath = "
+    "\"a.txt\"\nold_text = \"nothere\"\n"
+    "new_text = \"x\"\n#!end_x01\n\n"
+    "#!telt [3-char SHA: bad]\n=== CREATE_FILE ===\n--FILE bad--\nz.txt\n--CONTENT bad--\nz\n--END "
+    "bax--\n";
+
+std::string fresh_root() {
+  const std::string root = make_temp_dir();
+  put_file(root + "/a.txt", "alpha\nbeta\n");
+  put_file(root + "/b.txt", "bee\n");
+  put_file(root + "/c.txt", "sea\n");
+  return root;
+}
+
+int git(const std::string& root, std::vector<std::string> args, std::string* out = nullptr) {
+  std::vector<std::string> argv{"-C", root};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ProcessResult r = run_process("/usr/bin/git", argv);
+  if (out) *out = r.out;
+  return r.exit_code;
+}
+
+} // namespace
+
+TEST_CASE("apply --dry-run leaves the tree byte-identical and shows every change", "[apply][cli]") {
+  const std::string root = fresh_root();
+  const TreeSnapshot before = snapshot_tree(root);
+  const ProcessResult r = run_blockls({"apply", "--root", root, "--dry-run", "-"}, kMixed);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1); // one block would fail, one is invalid
+  CHECK(snapshot_tree(root) == before);
+  CHECK(!std::filesystem::exists(root + "/.blockls"));
+  CHECK(r.out.find("new file src/new.txt") != std::string::npos);
+  CHECK(r.out.find("+++ b/src/new.txt") != std::string::npos);
+  CHECK(r.out.find("-alpha\n+ALPHA") != std::string::npos);
+  CHECK(r.out.find("rename from b.txt\nrename to moved/b.txt") != std::string::npos);
+  CHECK(r.out.find("deleted file c.txt") != std::string::npos);
+  CHECK(r.out.find("block x01: would fail, nothing changed: [SEARCH_NOT_FOUND]") !=
+        std::string::npos);
+  CHECK(r.out.find("block bad: skipped, invalid: [HASH_MISMATCH]") != std::string::npos);
+  const ProcessResult j =
+      run_blockls({"apply", "--root", root, "--dry-run", "--format", "json", "-"}, kMixed);
+  CHECK(snapshot_tree(root) == before);
+  const json doc = json::parse(j.out);
+  CHECK(doc["summary"]["wouldApply"] == 4);
+  CHECK(doc["summary"]["wouldFail"] == 1);
+  CHECK(doc["summary"]["skipped"] == 1);
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("apply runs the valid blocks, reports per action, exits 1 when a block failed",
+          "[apply][cli]") {
+  const std::string root = fresh_root();
+  const ProcessResult r = run_blockls({"apply", "--root", root, "--format", "json", "-"}, kMixed);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(get_file(root + "/src/new.txt") == "fresh");
+  CHECK(get_file(root + "/a.txt") == "ALPHA\nbeta\n");
+  CHECK(get_file(root + "/moved/b.txt") == "bee\n");
+  CHECK(get_file(root + "/c.txt") == "<missing>");
+  CHECK(get_file(root + "/z.txt") == "<missing>");
+  const json f = json::parse(r.out)["files"][0];
+  REQUIRE(f["results"].size() == 5);
+  CHECK(f["results"][0] == json({{"seq", 1},
+                                 {"blockId", "w01"},
+                                 {"action", "file_write"},
+                                 {"params", {{"path", "src/new.txt"}, {"content", "fresh"}}},
+                                 {"success", true},
+                                 {"data", {{"path", "src/new.txt"}, {"bytesWritten", 5}}}}));
+  CHECK(f["results"][4]["code"] == "SEARCH_NOT_FOUND");
+  CHECK(f["skipped"][0]["code"] == "HASH_MISMATCH");
+  // Everything valid and applicable: exit 0.
+  const ProcessResult ok =
+      run_blockls({"apply", "--root", root, "-"},
+                  "#!nesl [@three-char-SHA-256: ok1]\naction = \"append_to_file\"\npath = "
+                  "\"a.txt\"\ncontent = \"gamma\\n\"\n#!end_ok1\n");
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out.find("1 block: 1 applied, 0 failed, 0 skipped") != std::string::npos);
+  CHECK(get_file(root + "/a.txt") == "ALPHA\nbeta\ngamma\n");
+  // Usage and I/O errors: 2.
+  CHECK(run_blockls({"apply", "-"}, "x").exit_code == 2);
+  CHECK(run_blockls({"apply", "--root", root + "/nope", "-"}, "x").exit_code == 2);
+  CHECK(run_blockls({"apply", "--root", root, root + "/missing.md"}).exit_code == 2);
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("check --root adds the workspace diagnostics, read-only", "[apply][cli]") {
+  const std::string root = fresh_root();
+  const TreeSnapshot before = snapshot_tree(root);
+  ProcessResult r = run_blockls({"check", "--root", root, "--format", "json", "-"}, kMixed);
+  CHECK(r.exit_code == 1);
+  CHECK(snapshot_tree(root) == before);
+  std::set<std::string> codes;
+  const json report = json::parse(r.out);
+  for (const json& e : report["files"][0]["errors"])
+    codes.insert(e["code"].get<std::string>());
+  CHECK(codes.count("SEARCH_NOT_FOUND") == 1);
+  CHECK(codes.count("HASH_MISMATCH") == 1);
+  r = run_blockls({"check", "--root", root, "-"},
+                  "#!nesl [@three-char-SHA-256: e01]\naction = \"exec\"\nlang = \"bash\"\ncode = "
+                  "\"ls\"\n#!end_e01\n");
+  CHECK(r.exit_code == 0); // EXEC_DISABLED is a warning
+  CHECK(r.out.find("[EXEC_DISABLED]") != std::string::npos);
+  r = run_blockls({"check", "--root", root, "--allow-exec", "-"},
+                  "#!nesl [@three-char-SHA-256: e01]\naction = \"exec\"\nlang = \"bash\"\ncode = "
+                  "\"ls\"\n#!end_e01\n");
+  CHECK(r.out.find("[EXEC_DISABLED]") == std::string::npos);
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("exec runs only with --allow-exec, in the root, with a timeout", "[apply][cli][exec]") {
+  const std::string root = fresh_root();
+  const std::string block =
+      "#!nesl [@three-char-SHA-256: e02]\naction = \"exec\"\nlang = \"bash\"\n"
+      "code = \"pwd; cat a.txt; echo oops >&2\"\n#!end_e02\n";
+  ProcessResult r = run_blockls({"apply", "--root", root, "--format", "json", "-"}, block);
+  CHECK(r.exit_code == 1);
+  CHECK(json::parse(r.out)["files"][0]["results"][0]["code"] == "EXEC_DISABLED");
+  r = run_blockls({"apply", "--root", root, "--allow-exec", "--format", "json", "-"}, block);
+  CHECK(r.exit_code == 0);
+  const json data = json::parse(r.out)["files"][0]["results"][0]["data"];
+  CHECK(data["stdout"] == root + "\nalpha\nbeta\n");
+  CHECK(data["stderr"] == "oops\n");
+  CHECK(data["exit_code"] == 0);
+  r = run_blockls(
+      {"apply", "--root", root, "--allow-exec", "--exec-timeout", "0.3", "--format", "json", "-"},
+      "#!nesl [@three-char-SHA-256: e03]\naction = \"exec\"\nlang = \"bash\"\ncode = \"echo "
+      "started; sleep 5\"\n#!end_e03\n");
+  CHECK(r.exit_code == 1);
+  const json t = json::parse(r.out)["files"][0]["results"][0];
+  CHECK(t["code"] == "EXEC_FAILED");
+  CHECK(t["error"].get<std::string>().find("timeout") != std::string::npos);
+  CHECK(t["data"]["stdout"] == "started\n");
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("apply with --git-commit commits exactly the touched paths", "[apply][cli][git]") {
+  const std::string root = fresh_root();
+  REQUIRE(git(root, {"init", "-q"}) == 0);
+  git(root, {"config", "user.email", "t@example.com"});
+  git(root, {"config", "user.name", "t"});
+  REQUIRE(git(root, {"add", "-A"}) == 0);
+  REQUIRE(git(root, {"commit", "-q", "-m", "init"}) == 0);
+  // An unrelated staged change and an unrelated unstaged change must stay out of the commit.
+  put_file(root + "/staged.txt", "mine\n");
+  git(root, {"add", "staged.txt"});
+  put_file(root + "/b.txt", "bee (edited by the user)\n");
+  const std::string t = "#!nesl [@three-char-SHA-256: g01]\naction = "
+                        "\"replace_text_in_file\"\npath = \"a.txt\"\nold_text = \"beta\"\n"
+                        "new_text = \"BETA\"\n#!end_g01\n#!nesl [@three-char-SHA-256: g02]\naction "
+                        "= \"move_file\"\nold_path = \"c.txt\"\n"
+                        "new_path = \"d/c.txt\"\n#!end_g02\n";
+  const ProcessResult r = run_blockls({"apply", "--root", root, "--git-commit", "-"}, t);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("git: committed") != std::string::npos);
+  std::string out;
+  git(root, {"show", "--name-status", "--format=%B", "HEAD"}, &out);
+  CHECK(out.find("blockls apply: 2 blocks") != std::string::npos);
+  CHECK(out.find("- block g01") != std::string::npos);
+  CHECK(out.find("M\ta.txt") != std::string::npos);
+  CHECK(out.find("c.txt") != std::string::npos);
+  CHECK(out.find("d/c.txt") != std::string::npos);
+  CHECK(out.find("staged.txt") == std::string::npos);
+  CHECK(out.find("b.txt") == std::string::npos);
+  git(root, {"status", "--porcelain"}, &out);
+  CHECK(out.find("A  staged.txt") != std::string::npos); // still staged, not committed
+  CHECK(out.find(" M b.txt") != std::string::npos);
+  CHECK(out.find(".blockls") == std::string::npos);
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("apply --help documents every option", "[apply][cli]") {
+  const ProcessResult r = run_blockls({"apply", "--help"});
+  CHECK(r.exit_code == 0);
+  for (const char* opt : {"--root", "--dry-run", "--format", "--allow-exec", "--exec-timeout",
+                          "--git-commit", "--recover", "--deny", "--allow-root", "--schema"})
+    CHECK(r.out.find(opt) != std::string::npos);
+  CHECK(run_blockls({"check", "--help"}).out.find("--root") != std::string::npos);
+}

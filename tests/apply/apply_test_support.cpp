@@ -1,0 +1,66 @@
+// Tree snapshots with lstat/readlink so that symlinks are recorded, never followed.
+#include "apply/apply_test_support.h"
+
+#include "support/test_inputs.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace blockls::test {
+
+TreeSnapshot snapshot_tree(const std::string& dir) {
+  namespace fs = std::filesystem;
+  TreeSnapshot snap;
+  if (!fs::exists(dir)) return snap;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+       ++it) {
+    const std::string path = it->path().string();
+    const std::string rel = path.substr(dir.size() + 1);
+    struct stat st {};
+    ::lstat(path.c_str(), &st);
+    if (S_ISLNK(st.st_mode)) {
+      snap[rel] = "link:" + fs::read_symlink(it->path()).string();
+    } else if (S_ISDIR(st.st_mode)) {
+      snap[rel] = "dir:" + std::to_string(st.st_mode & 07777);
+    } else {
+      snap[rel] = "file:" + std::to_string(st.st_mode & 07777) + ":" + read_file(path);
+    }
+  }
+  return snap;
+}
+
+std::string rewrite_tmp_paths(const std::string& text, const std::string& root) {
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    const size_t at = text.find("/tmp/", pos);
+    if (at == std::string::npos) break;
+    const size_t slash = text.find('/', at + 5);
+    const size_t stop = text.find_first_of(" \t\n\"'", at + 5);
+    if (slash == std::string::npos || (stop != std::string::npos && stop < slash)) {
+      out.append(text, pos, at + 5 - pos);
+      pos = at + 5;
+      continue;
+    }
+    out.append(text, pos, at - pos);
+    out += root + "/";
+    pos = slash + 1;
+  }
+  out.append(text, pos, std::string::npos);
+  return out;
+}
+
+void put_file(const std::string& path, const std::string& text) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+}
+
+std::string get_file(const std::string& path) {
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path))) return "<missing>";
+  return read_file(path);
+}
+
+} // namespace blockls::test

@@ -1,0 +1,240 @@
+// In-process tests of the apply modules: path policy and globs, the matching rules and the
+// closest-region fix, the disk backend's re-check (a file changed between the check and the
+// execution), and the WorkspaceEdit backend (positions in UTF-16 and UTF-8).
+#include "apply/apply_test_support.h"
+#include "apply/disk_backend.h"
+#include "apply/path_policy.h"
+#include "apply/text_match.h"
+#include "apply/workspace_check.h"
+#include "apply/workspace_edit.h"
+#include "fixits/apply_fixes.h"
+#include "support/process.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace blockls;
+using namespace blockls::apply;
+using namespace blockls::test;
+
+namespace {
+
+struct Root {
+  std::string dir;
+  ApplyConfig config;
+  Root() {
+    std::string error;
+    const std::string tmp = make_temp_dir();
+    REQUIRE(make_config(tmp, &config, &error));
+    dir = config.root;
+  }
+  ~Root() { std::filesystem::remove_all(dir); }
+};
+
+struct Checked {
+  std::string text;
+  CheckedDocument checked;
+  WorkspaceCheck ws;
+};
+
+std::unique_ptr<Checked> check(const std::string& text, const ApplyConfig& config) {
+  auto c = std::make_unique<Checked>();
+  c->text = text;
+  c->checked = check_document(c->text);
+  DiskSource disk;
+  c->ws = check_workspace(c->text, &c->checked, config, ActionCatalog::builtin(), disk);
+  return c;
+}
+
+const Diagnostic* find(const CheckedDocument& c, std::string_view code) {
+  for (const Diagnostic& d : c.diagnostics)
+    if (d.code == code) return &d;
+  return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("glob matching", "[apply][path]") {
+  CHECK(glob_match("**/.git/**", ".git"));
+  CHECK(glob_match("**/.git/**", ".git/config"));
+  CHECK(glob_match("**/.git/**", "a/b/.git/hooks/pre-commit"));
+  CHECK(!glob_match("**/.git/**", "a/.github/x"));
+  CHECK(glob_match("src/*.cpp", "src/a.cpp"));
+  CHECK(!glob_match("src/*.cpp", "src/x/a.cpp"));
+  CHECK(glob_match("src/?.h", "src/a.h"));
+  CHECK(glob_match("**", "anything/at/all"));
+}
+
+TEST_CASE("path resolution: trimming, .., symlinks, roots and deny globs", "[apply][path]") {
+  Root root;
+  const ApplyConfig& c = root.config;
+  CHECK(resolve_path(c, "  a/b.txt\r").absolute == root.dir + "/a/b.txt");
+  CHECK(resolve_path(c, "a/../b.txt").relative == "b.txt");
+  CHECK(resolve_path(c, "../x").verdict == PathVerdict::outside_root);
+  CHECK(resolve_path(c, "/etc/passwd").verdict == PathVerdict::outside_root);
+  CHECK(resolve_path(c, root.dir + "/in.txt").verdict == PathVerdict::ok);
+  CHECK(resolve_path(c, "").verdict == PathVerdict::empty);
+  CHECK(resolve_path(c, "x/.git/config").verdict == PathVerdict::denied);
+  CHECK(resolve_path(c, ".blockls/lock").verdict == PathVerdict::denied);
+  REQUIRE(::symlink("/etc", (root.dir + "/etc-link").c_str()) == 0);
+  REQUIRE(::symlink("sub/..", (root.dir + "/self").c_str()) == 0);
+  REQUIRE(::symlink("loop2", (root.dir + "/loop1").c_str()) == 0);
+  REQUIRE(::symlink("loop1", (root.dir + "/loop2").c_str()) == 0);
+  const ResolvedPath via = resolve_path(c, "etc-link/passwd");
+  CHECK(via.verdict == PathVerdict::outside_root);
+  CHECK(via.reason.find("symbolic link") != std::string::npos);
+  CHECK(resolve_path(c, "self/ok.txt").verdict == PathVerdict::ok);
+  CHECK(resolve_path(c, "loop1").verdict == PathVerdict::denied);
+  ApplyConfig wider = c;
+  std::string error;
+  REQUIRE(add_allowed_root(&wider, "/etc", &error));
+  CHECK(resolve_path(wider, "etc-link/passwd").verdict == PathVerdict::ok);
+}
+
+TEST_CASE("matching rules: line endings and the closest region", "[apply][match]") {
+  CHECK(uses_crlf("a\r\nb\r\n"));
+  CHECK(!uses_crlf("a\r\nb\n"));
+  const Occurrences o = find_occurrences("one\r\ntwo\r\nthree\r\n", "one\ntwo\n");
+  CHECK(o.offsets == std::vector<size_t>{0});
+  CHECK(o.crlf_converted);
+  CHECK(line_numbers("a\nb\na\n", find_occurrences("a\nb\na\n", "a").offsets) ==
+        std::vector<uint32_t>{1, 3});
+
+  const std::string file = "def f():\n    x = 1  \n    return x\n\ndef g():\n    pass\n";
+  auto r = closest_region(file, "    x = 1\n    return x");
+  REQUIRE(r);
+  CHECK(r->how == "trailing whitespace");
+  CHECK(r->text == "    x = 1  \n    return x");
+  r = closest_region(file, "x = 1\nreturn x");
+  REQUIRE(r);
+  CHECK(r->how == "indentation");
+  CHECK(r->first_line == 2);
+  r = closest_region(file, "def g():\n    passs");
+  REQUIRE(r);
+  CHECK(r->how.starts_with("fuzzy"));
+  CHECK(r->text == "def g():\n    pass");
+  CHECK(!closest_region(file, "completely unrelated text here"));
+}
+
+TEST_CASE("SEARCH_NOT_FOUND offers a fix that makes the block apply", "[apply][match]") {
+  Root root;
+  put_file(root.dir + "/a.py", "def f():\n    x = 1  \n    return x\n");
+  const std::string nesl =
+      "#!nesl [@three-char-SHA-256: fx1]\naction = \"replace_text_in_file\"\npath = \"a.py\"\n"
+      "old_text = <<'EOT_fx1'\n    x = 1\n    return x\nEOT_fx1\nnew_text = \"    return "
+      "2\"\n#!end_fx1\n";
+  const std::string quoted =
+      "#!nesl [@three-char-SHA-256: fx2]\naction = \"replace_text_in_file\"\npath = \"a.py\"\n"
+      "old_text = \"x = 1\\nreturn x\"\nnew_text = \"    return 2\"\n#!end_fx2\n";
+  const std::string telt =
+      "#!telt [3-char SHA: fx3]\n=== REPLACE_TEXT ===\n--FILE fx3--\na.py\n--OLD_TEXT fx3--\n"
+      "    x = 1\n    return x\n--NEW_TEXT fx3--\n    return 2\n--END fx3--\n";
+  for (const std::string& text : {nesl, quoted, telt}) {
+    INFO(text);
+    auto c = check(text, root.config);
+    const Diagnostic* d = find(c->checked, "SEARCH_NOT_FOUND");
+    REQUIRE(d);
+    CHECK(d->severity == Severity::command_error);
+    CHECK(!c->checked.verdicts[0].valid);
+    REQUIRE(!d->fixes.empty());
+    std::string fixed;
+    REQUIRE(apply_fix(text, d->fixes[0], &fixed));
+    auto again = check(fixed, root.config);
+    CHECK(find(again->checked, "SEARCH_NOT_FOUND") == nullptr);
+    CHECK(again->checked.verdicts[0].valid);
+  }
+}
+
+TEST_CASE("the disk backend re-checks: a file changed after the check is not overwritten",
+          "[apply][disk]") {
+  Root root;
+  put_file(root.dir + "/a.txt", "hello world\n");
+  put_file(root.dir + "/b.txt", "bee\n");
+  const std::string text =
+      "#!telt [3-char SHA: chg]\n=== REPLACE_TEXT ===\n--FILE chg--\na.txt\n--OLD_TEXT chg--\n"
+      "hello\n--NEW_TEXT chg--\nbye\n=== FILE_WRITE ===\n--FILE chg--\nb.txt\n--CONTENT chg--\nB\n"
+      "--END chg--\n";
+  auto c = check(text, root.config);
+  REQUIRE(c->ws.simulation.blocks.size() == 1);
+  REQUIRE(c->ws.simulation.blocks[0].ok);
+  // Someone edits a.txt after the check; the old text is still there, but the file changed.
+  put_file(root.dir + "/a.txt", "hello world\nand more\n");
+  StateDir state;
+  std::string error;
+  REQUIRE(state.open(root.dir, &error));
+  const SimulationInput in{c->text, &c->checked, &c->ws.plan, &root.config};
+  std::vector<Diagnostic> diags;
+  const BlockRun run = run_block_on_disk(in, c->ws.simulation.blocks[0], state, &diags);
+  CHECK(!run.applied);
+  CHECK(run.code == "FILE_CHANGED");
+  CHECK(run.changed_files == std::vector<std::string>{root.dir + "/a.txt"});
+  CHECK(get_file(root.dir + "/a.txt") == "hello world\nand more\n");
+  CHECK(get_file(root.dir + "/b.txt") == "bee\n");
+  // Checked again, it applies; CRLF and the mode of the replaced file are kept.
+  put_file(root.dir + "/a.txt", "hello\r\nworld\r\n");
+  REQUIRE(::chmod((root.dir + "/a.txt").c_str(), 0751) == 0);
+  auto c2 = check(text, root.config);
+  const SimulationInput in2{c2->text, &c2->checked, &c2->ws.plan, &root.config};
+  const BlockRun ok = run_block_on_disk(in2, c2->ws.simulation.blocks[0], state, &diags);
+  CHECK(ok.applied);
+  CHECK(get_file(root.dir + "/a.txt") == "bye\r\nworld\r\n");
+  struct stat st {};
+  ::stat((root.dir + "/a.txt").c_str(), &st);
+  CHECK((st.st_mode & 07777) == 0751);
+  CHECK(get_file(root.dir + "/b.txt") == "B");
+}
+
+TEST_CASE("a block sees what earlier actions of the document did", "[apply][simulate]") {
+  Root root;
+  const std::string text =
+      "#!nesl [@three-char-SHA-256: s01]\naction = \"write_file\"\npath = \"a.txt\"\ncontent = "
+      "\"one\"\n#!end_s01\n"
+      "#!nesl [@three-char-SHA-256: s02]\naction = \"move_file\"\nold_path = \"a.txt\"\nnew_path = "
+      "\"d/b.txt\"\n#!end_s02\n"
+      "#!nesl [@three-char-SHA-256: s03]\naction = \"replace_text_in_file\"\npath = "
+      "\"d/b.txt\"\nold_text = \"one\"\nnew_text = \"two\"\n#!end_s03\n"
+      "#!nesl [@three-char-SHA-256: s04]\naction = \"read_file\"\npath = \"d/b.txt\"\n#!end_s04\n"
+      "#!nesl [@three-char-SHA-256: s05]\naction = \"delete_file\"\npath = \"a.txt\"\n#!end_s05\n";
+  auto c = check(text, root.config);
+  const auto& blocks = c->ws.simulation.blocks;
+  REQUIRE(blocks.size() == 5);
+  CHECK(blocks[3].actions[0].data["content"] == "two");
+  CHECK(!blocks[4].ok);
+  CHECK(blocks[4].actions[0].code == "FILE_NOT_FOUND");
+  CHECK(find(c->checked, "FILE_NOT_FOUND") != nullptr);
+}
+
+TEST_CASE("WorkspaceEdit: documentChanges in UTF-16 and UTF-8 positions", "[apply][lsp]") {
+  Root root;
+  put_file(root.dir + "/u.txt", "a😀b\nsecond\n");
+  put_file(root.dir + "/old.txt", "x");
+  put_file(root.dir + "/gone.txt", "y");
+  const std::string text =
+      "#!telt [3-char SHA: ws1]\n=== REPLACE_TEXT ===\n--FILE ws1--\nu.txt\n--OLD_TEXT "
+      "ws1--\nb\n--NEW_TEXT ws1--\nB\n"
+      "=== CREATE_FILE ===\n--FILE ws1--\nnew dir/n.txt\n--CONTENT ws1--\nhi\n"
+      "=== MOVE_FILE ===\n--OLD_PATH ws1--\nold.txt\n--NEW_PATH ws1--\nmoved.txt\n"
+      "=== DELETE_FILE ===\n--FILE ws1--\ngone.txt\n=== READ_FILE ===\n--FILE ws1--\nu.txt\n--END "
+      "ws1--\n";
+  auto c = check(text, root.config);
+  REQUIRE(c->ws.simulation.blocks[0].ok);
+  const WorkspaceEditResult u16 = workspace_edit(c->ws.simulation);
+  const nlohmann::json& dc = u16.edit["documentChanges"];
+  REQUIRE(dc.size() == 5);
+  CHECK(dc[0]["textDocument"]["uri"] == file_uri(root.dir + "/u.txt"));
+  CHECK(dc[0]["edits"][0]["range"]["start"] == nlohmann::json({{"line", 0}, {"character", 3}}));
+  CHECK(dc[0]["edits"][0]["newText"] == "B");
+  CHECK(dc[1]["kind"] == "create");
+  CHECK(dc[1]["uri"].get<std::string>().ends_with("/new%20dir/n.txt"));
+  CHECK(dc[2]["edits"][0]["newText"] == "hi");
+  CHECK(dc[3]["kind"] == "rename");
+  CHECK(dc[4]["kind"] == "delete");
+  CHECK(u16.changes.is_null()); // creates/renames/deletes need documentChanges
+  CHECK(u16.results[4]["data"]["content"] ==
+        "a😀B\nsecond\n"); // the read sees the replace before it
+  const WorkspaceEditResult u8 = workspace_edit(c->ws.simulation, {"utf-8", true});
+  CHECK(u8.edit["documentChanges"][0]["edits"][0]["range"]["start"]["character"] == 5);
+  CHECK(u8.edit.contains("changeAnnotations"));
+}

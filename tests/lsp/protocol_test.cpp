@@ -1,0 +1,66 @@
+// The protocol helpers: the severity table of the spec pages, field errors that name the
+// field, and positions in both encodings through LineIndex.
+#include "lsp/documents.h"
+#include "lsp/protocol.h"
+
+#include <catch2/catch.hpp>
+
+using namespace blockls;
+using namespace blockls::lsp;
+
+TEST_CASE("severity mapping follows the spec pages", "[lsp][protocol]") {
+  CHECK(lsp_severity(Severity::block_fatal) == 1);       // Error
+  CHECK(lsp_severity(Severity::command_error) == 1);     // Error
+  CHECK(lsp_severity(Severity::parameter_warning) == 2); // Warning
+  CHECK(lsp_severity(Severity::syntax_info) == 3);       // Information
+}
+
+TEST_CASE("missing and mistyped fields are named in the error", "[lsp][protocol]") {
+  const json params = json::parse(R"({"textDocument":{"uri":3},"position":{"line":1}})");
+  try {
+    require_string(params, "textDocument.uri");
+    FAIL("no error");
+  } catch (const LspError& e) {
+    CHECK(e.code == kInvalidParams);
+    CHECK(std::string(e.what()) == "invalid field 'textDocument.uri' (expected string)");
+  }
+  CHECK_THROWS_WITH(parse_position(params, "position"),
+                    "missing field 'position.character' (expected integer)");
+  CHECK(optional_field(params, "context.only", json::value_t::array) == nullptr);
+}
+
+TEST_CASE("positions convert in UTF-16 and UTF-8, CRLF aware, clamped", "[lsp][protocol]") {
+  const std::string text = "a👋b\r\nsecond";
+  const LineIndex lines(text);
+  const PositionMapper utf16(text, lines, PositionEncoding::utf16);
+  const PositionMapper utf8(text, lines, PositionEncoding::utf8);
+  const size_t b = text.find('b');
+  CHECK(utf16.position(b).character == 3);
+  CHECK(utf8.position(b).character == 5);
+  CHECK(utf16.position(text.find('\r')).character == 4); // the line break is not text
+  CHECK(utf16.offset({0, 3}) == b);
+  CHECK(utf8.offset({0, 5}) == b);
+  CHECK(utf16.offset({0, 99}) == text.find('\r')); // past the line end: the line end
+  CHECK(utf16.offset({2, 0}) == text.size());      // one past the last line: the end
+  CHECK_FALSE(utf16.offset({3, 0}).has_value());
+}
+
+TEST_CASE("incremental changes apply in order; a bad one leaves the text alone",
+          "[lsp][documents]") {
+  const DocumentText doc = DocumentText::from("hello\nworld\n");
+  DocumentText out;
+  std::string error;
+  const json changes = json::parse(R"([
+    {"range":{"start":{"line":0,"character":5},"end":{"line":0,"character":5}},"text":" there"},
+    {"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":11}},"text":"hi"}])");
+  REQUIRE(apply_content_changes(doc, changes, PositionEncoding::utf16, &out, &error));
+  CHECK(*out.text == "hi\nworld\n");
+  CHECK(out.lines->line_count() == 3);
+
+  const json bad = json::parse(
+      R"([{"text":"full"},{"range":{"start":{"line":9,"character":0},"end":{"line":9,"character":0}},"text":"x"}])");
+  DocumentText untouched = doc;
+  CHECK_FALSE(apply_content_changes(doc, bad, PositionEncoding::utf16, &untouched, &error));
+  CHECK(error.find("contentChanges[1].range") == 0);
+  CHECK(*untouched.text == "hello\nworld\n");
+}
