@@ -2,11 +2,10 @@
 // unified-design.yaml format. Library exceptions stop here and become error strings.
 #include "diagnostics/action_catalog.h"
 
-#include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cctype>
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
 namespace blockls {
 namespace embedded {
@@ -17,7 +16,8 @@ namespace {
 
 std::string upper(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : out)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -36,7 +36,8 @@ std::string without_optional_key_marks(std::string_view yaml) {
   std::string out;
   out.reserve(yaml.size());
   for (size_t i = 0; i < yaml.size(); ++i) {
-    const bool word_before = i > 0 && (std::isalnum(static_cast<unsigned char>(yaml[i - 1])) || yaml[i - 1] == '_');
+    const bool word_before =
+        i > 0 && (std::isalnum(static_cast<unsigned char>(yaml[i - 1])) || yaml[i - 1] == '_');
     if (yaml[i] == '?' && word_before && i + 1 < yaml.size() && yaml[i + 1] == ':') continue;
     out.push_back(yaml[i]);
   }
@@ -97,6 +98,7 @@ std::optional<ActionCatalog> ActionCatalog::from_json(std::string_view json, std
       }
       catalog.actions_.push_back(std::move(spec));
     }
+    catalog.reindex();
     return catalog;
   } catch (const nlohmann::json::exception& e) {
     *error = std::string("invalid action catalog JSON: ") + e.what();
@@ -113,6 +115,7 @@ bool ActionCatalog::merge_schema_yaml(std::string_view yaml, std::string* error)
     const YAML::Node tools = root["tools"];
     if (!tools || !tools.IsMap()) {
       *error = "schema has no 'tools' map (expected clada's unified-design.yaml format)";
+      reindex(); // earlier tools may have been merged already
       return false;
     }
     for (const auto& entry : tools) {
@@ -130,7 +133,9 @@ bool ActionCatalog::merge_schema_yaml(std::string_view yaml, std::string* error)
           const std::string type = p["type"] ? p["type"].as<std::string>() : "string";
           const auto parsed = param_type(type);
           if (!parsed) {
-            *error = "tool '" + name + "', parameter '" + param.name + "': unknown type '" + type + "'";
+            *error =
+                "tool '" + name + "', parameter '" + param.name + "': unknown type '" + type + "'";
+            reindex(); // earlier tools may have been merged already
             return false;
           }
           param.type = *parsed;
@@ -138,10 +143,11 @@ bool ActionCatalog::merge_schema_yaml(std::string_view yaml, std::string* error)
           const std::string format = p["format"] ? p["format"].as<std::string>() : "";
           param.absolute_path = format == "absolute_path";
           param.multiline_paths = format == "multiline_absolute_paths";
-          param.is_path = param.absolute_path || param.multiline_paths ||
-                          param.name == "path" || param.name.ends_with("_path") || param.name == "cwd";
+          param.is_path = param.absolute_path || param.multiline_paths || param.name == "path" ||
+                          param.name.ends_with("_path") || param.name == "cwd";
           if (p["values"] && p["values"].IsSequence())
-            for (const auto& v : p["values"]) param.values.push_back(v.as<std::string>());
+            for (const auto& v : p["values"])
+              param.values.push_back(v.as<std::string>());
           param.telt_names = {upper(param.name)};
           if (param.name == "path") param.telt_names.push_back("FILE");
           spec.params.push_back(std::move(param));
@@ -160,25 +166,34 @@ bool ActionCatalog::merge_schema_yaml(std::string_view yaml, std::string* error)
         actions_.push_back(std::move(spec));
       }
     }
+    reindex();
     return true;
   } catch (const YAML::Exception& e) {
     *error = std::string("invalid schema YAML: ") + e.what();
+    reindex(); // earlier tools may have been merged already
     return false;
   }
 }
 
+void ActionCatalog::reindex() {
+  nesl_index_.clear();
+  telt_index_.clear();
+  for (size_t i = 0; i < actions_.size(); ++i) {
+    for (const std::string& n : actions_[i].nesl_names)
+      nesl_index_.emplace(n, i);
+    for (const std::string& n : actions_[i].telt_names)
+      telt_index_.emplace(n, i);
+  }
+}
+
 const ActionSpec* ActionCatalog::find_nesl(std::string_view name) const {
-  for (const ActionSpec& a : actions_)
-    for (const std::string& n : a.nesl_names)
-      if (n == name) return &a;
-  return nullptr;
+  const auto it = nesl_index_.find(name);
+  return it == nesl_index_.end() ? nullptr : &actions_[it->second];
 }
 
 const ActionSpec* ActionCatalog::find_telt(std::string_view name) const {
-  for (const ActionSpec& a : actions_)
-    for (const std::string& n : a.telt_names)
-      if (n == name) return &a;
-  return nullptr;
+  const auto it = telt_index_.find(name);
+  return it == telt_index_.end() ? nullptr : &actions_[it->second];
 }
 
 } // namespace blockls

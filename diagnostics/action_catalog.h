@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace blockls {
@@ -13,13 +14,13 @@ namespace blockls {
 enum class ParamType { string, integer, boolean, enumeration };
 
 struct ParamSpec {
-  std::string name;                   // canonical (NESL key): "old_text"
+  std::string name; // canonical (NESL key): "old_text"
   ParamType type = ParamType::string;
   bool required = false;
-  bool is_path = false;               // a filesystem path (trimmed; checked against roots)
-  bool multiline_paths = false;       // one path per line
-  bool absolute_path = false;         // format: absolute_path (user schemas only)
-  std::vector<std::string> values;    // enumeration values
+  bool is_path = false;                // a filesystem path (trimmed; checked against roots)
+  bool multiline_paths = false;        // one path per line
+  bool absolute_path = false;          // format: absolute_path (user schemas only)
+  std::vector<std::string> values;     // enumeration values
   std::vector<std::string> telt_names; // "OLD_TEXT" (+ aliases such as "FILE" for path)
 };
 
@@ -47,7 +48,18 @@ public:
   const ActionSpec* find_telt(std::string_view name) const;
 
 private:
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using NameIndex = std::unordered_map<std::string, size_t, NameHash, std::equal_to<>>;
+  // Rebuilds the name indexes after actions_ changed (the first action with a name wins, as
+  // a scan in order would find it).
+  void reindex();
+
   std::vector<ActionSpec> actions_;
+  NameIndex nesl_index_; // NESL name -> index in actions_
+  NameIndex telt_index_; // TELT name -> index in actions_
 };
 
 } // namespace blockls

@@ -4,9 +4,8 @@
 
 #include "diagnostics/suggest.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 
 namespace blockls {
@@ -27,15 +26,17 @@ struct ParamView {
 
 struct CommandView {
   Dialect dialect;
-  std::string_view name; // command name / action
-  bool has_action = true; // NESL: false when the block has no `action`
+  std::string_view name;         // command name / action
+  bool has_action = true;        // NESL: false when the block has no `action`
   std::vector<ParamView> params; // NESL: without `action`
 };
 
 std::string_view trim(std::string_view s) {
   const auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!s.empty() && ws(s.front())) s.remove_prefix(1);
-  while (!s.empty() && ws(s.back())) s.remove_suffix(1);
+  while (!s.empty() && ws(s.front()))
+    s.remove_prefix(1);
+  while (!s.empty() && ws(s.back()))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -51,10 +52,12 @@ bool is_js_int_roundtrip(std::string_view v) {
 
 bool is_absolute_path(std::string_view v) {
   if (v.starts_with("/") || v.starts_with("\\\\")) return true;
-  return v.size() >= 3 && std::isalpha(static_cast<unsigned char>(v[0])) && v[1] == ':' && v[2] == '\\';
+  return v.size() >= 3 && std::isalpha(static_cast<unsigned char>(v[0])) && v[1] == ':' &&
+         v[2] == '\\';
 }
 
-const ActionSpec* find_action(const ActionCatalog& catalog, Dialect dialect, std::string_view name) {
+const ActionSpec* find_action(const ActionCatalog& catalog, Dialect dialect,
+                              std::string_view name) {
   return dialect == Dialect::telt ? catalog.find_telt(name) : catalog.find_nesl(name);
 }
 
@@ -72,9 +75,9 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
   const bool telt = cmd.dialect == Dialect::telt;
   if (!telt && !cmd.has_action) {
     if (report_missing)
-      issues.push_back({"MISSING_ACTION", Severity::command_error, -1,
-                        "Missing 'action' field in NESL block",
-                        "Add a line such as action = \"write_file\" naming one of the catalog's actions"});
+      issues.push_back(
+          {"MISSING_ACTION", Severity::command_error, -1, "Missing 'action' field in NESL block",
+           "Add a line such as action = \"write_file\" naming one of the catalog's actions"});
     return issues;
   }
   const ActionSpec* spec = find_action(catalog, cmd.dialect, cmd.name);
@@ -89,7 +92,15 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
                         "The block is parsed but never executed; use an action of the catalog"});
     return issues;
   }
-  std::map<const ParamSpec*, int> seen;
+  // How often each of the action's parameters was given (indexed like spec->params).
+  constexpr size_t kStackParams = 32;
+  int seen_stack[kStackParams] = {};
+  std::vector<int> seen_heap;
+  int* seen = seen_stack;
+  if (spec->params.size() > kStackParams) {
+    seen_heap.assign(spec->params.size(), 0);
+    seen = seen_heap.data();
+  }
   for (size_t i = 0; i < cmd.params.size(); ++i) {
     const ParamView& p = cmd.params[i];
     const ParamSpec* ps = find_param(*spec, cmd.dialect, p.name);
@@ -100,29 +111,30 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
                         "Remove it or rename it to a parameter of the action"});
       continue;
     }
-    if (++seen[ps] == 2 && telt)
+    if (++seen[ps - spec->params.data()] == 2 && telt)
       issues.push_back({"DUPLICATE_PARAM", Severity::command_error, static_cast<int>(i),
                         fmt::format("Parameter '{}' is given more than once; {} takes a single {}",
                                     p.name, cmd.name, display_name(*ps, cmd.dialect)),
                         "Keep one of the values and delete the other delimiter and its lines"});
     const std::string error = type_error(*ps, telt ? trim(p.value) : p.value);
     if (!error.empty())
-      issues.push_back({"INVALID_PARAM_TYPE", Severity::command_error, static_cast<int>(i), error,
-                        fmt::format("Give {} as {}", display_name(*ps, cmd.dialect),
-                                    ps->type == ParamType::integer   ? "a whole number, e.g. \"2\""
-                                    : ps->type == ParamType::boolean ? "\"true\" or \"false\""
-                                    : ps->type == ParamType::enumeration
-                                        ? "one of the allowed values"
-                                        : "an absolute path")});
+      issues.push_back(
+          {"INVALID_PARAM_TYPE", Severity::command_error, static_cast<int>(i), error,
+           fmt::format("Give {} as {}", display_name(*ps, cmd.dialect),
+                       ps->type == ParamType::integer       ? "a whole number, e.g. \"2\""
+                       : ps->type == ParamType::boolean     ? "\"true\" or \"false\""
+                       : ps->type == ParamType::enumeration ? "one of the allowed values"
+                                                            : "an absolute path")});
   }
   if (report_missing) {
     for (const ParamSpec& ps : spec->params) {
-      if (!ps.required || seen.count(&ps)) continue;
+      if (!ps.required || seen[&ps - spec->params.data()] > 0) continue;
       const std::string name = display_name(ps, cmd.dialect);
-      issues.push_back({"MISSING_PARAM", Severity::command_error, -1,
-                        fmt::format("Missing required parameter: {}", name),
-                        telt ? fmt::format("Add a --{} <hash>-- delimiter followed by its value", name)
-                             : fmt::format("Add {} = \"...\" (or a heredoc) to the block", name)});
+      issues.push_back(
+          {"MISSING_PARAM", Severity::command_error, -1,
+           fmt::format("Missing required parameter: {}", name),
+           telt ? fmt::format("Add a --{} <hash>-- delimiter followed by its value", name)
+                : fmt::format("Add {} = \"...\" (or a heredoc) to the block", name)});
     }
   }
   return issues;
@@ -130,7 +142,8 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
 
 std::map<std::string_view, int> count_codes(const std::vector<Issue>& issues) {
   std::map<std::string_view, int> counts;
-  for (const Issue& i : issues) ++counts[i.code];
+  for (const Issue& i : issues)
+    ++counts[i.code];
   return counts;
 }
 
@@ -193,7 +206,8 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
   std::vector<std::string> candidates;
   if (issue.code == "UNKNOWN_COMMAND" || issue.code == "UNKNOWN_ACTION") {
     for (const ActionSpec& a : catalog.actions())
-      for (const std::string& n : telt ? a.telt_names : a.nesl_names) candidates.push_back(n);
+      for (const std::string& n : telt ? a.telt_names : a.nesl_names)
+        candidates.push_back(n);
     ByteRange target = loc.command->name_range;
     if (!telt) {
       const Parameter* action = nullptr;
@@ -207,8 +221,8 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
       renamed.name = c;
       if (!is_clean_improvement(all, collect_issues(catalog, renamed, report_missing), issue.code))
         continue;
-      d.fixes.push_back({fmt::format("Change '{}' to '{}'", view.name, c), d.fixes.empty(),
-                         {{target, c}}});
+      d.fixes.push_back(
+          {fmt::format("Change '{}' to '{}'", view.name, c), d.fixes.empty(), {{target, c}}});
       d.fix_hint = fmt::format("Did you mean '{}'?", c);
     }
     return;
@@ -229,7 +243,8 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
       renamed.params[issue.param].name = c;
       if (!is_clean_improvement(all, collect_issues(catalog, renamed, report_missing), issue.code))
         continue;
-      d.fixes.push_back({fmt::format("Rename '{}' to '{}'", name, c), d.fixes.empty(),
+      d.fixes.push_back({fmt::format("Rename '{}' to '{}'", name, c),
+                         d.fixes.empty(),
                          {{loc.params[issue.param]->name_range, c}}});
       d.fix_hint = fmt::format("Did you mean '{}'?", c);
     }
@@ -242,6 +257,8 @@ void validate_command(std::string_view text, const ParsedDocument& doc, int bloc
   const Block& block = doc.blocks[block_index];
   CommandView view{block.dialect, command.name, true, {}};
   Located loc{&block, block_index, &command, {}};
+  view.params.reserve(command.params.size());
+  loc.params.reserve(command.params.size());
   bool has_action = false;
   for (const Parameter& p : command.params) {
     if (block.dialect == Dialect::nesl && p.name == "action") {
@@ -272,7 +289,8 @@ std::string type_error(const ParamSpec& spec, std::string_view value) {
     break;
   case ParamType::enumeration:
     if (std::find(spec.values.begin(), spec.values.end(), value) == spec.values.end())
-      return fmt::format("Invalid enum value: {}. Allowed: {}", value, fmt::join(spec.values, ", "));
+      return fmt::format("Invalid enum value: {}. Allowed: {}", value,
+                         fmt::join(spec.values, ", "));
     break;
   case ParamType::string:
     break;

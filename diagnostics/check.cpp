@@ -3,13 +3,15 @@
 
 #include "diagnostics/catalog_validation.h"
 #include "diagnostics/codes.h"
-#include "grammar/text_edit.h"
 #include "grammar/document_parser.h"
+#include "grammar/text_edit.h"
 #include "grammar/unicode.h"
 
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <string>
+#include <unordered_map>
 
 namespace blockls {
 namespace {
@@ -27,7 +29,8 @@ constexpr size_t kMaxVerifyWindow = 256 * 1024;
 
 std::map<std::string_view, int> code_counts(const std::vector<Diagnostic>& diagnostics) {
   std::map<std::string_view, int> counts;
-  for (const Diagnostic& d : diagnostics) ++counts[d.code];
+  for (const Diagnostic& d : diagnostics)
+    ++counts[d.code];
   return counts;
 }
 
@@ -43,16 +46,16 @@ bool is_clean_improvement(const std::map<std::string_view, int>& before,
 }
 
 // The text a syntax diagnostic's fix can affect: from its block's start line (or its own line
-// when it has no block) to the start of the next block.
+// when it has no block) to the start of the next block. Blocks are in start-line order, so the
+// next block is found by binary search.
 ByteRange verify_window(const ParsedDocument& parsed, const Diagnostic& d, size_t text_size) {
-  const uint32_t first_line =
-      d.block >= 0 ? parsed.blocks[d.block].start_line : std::min(d.line, parsed.lines.line_count() - 1);
+  const uint32_t first_line = d.block >= 0 ? parsed.blocks[d.block].start_line
+                                           : std::min(d.line, parsed.lines.line_count() - 1);
   ByteRange window{parsed.lines.line_start(first_line), text_size};
-  for (const Block& b : parsed.blocks)
-    if (b.start_line > first_line && (d.block < 0 || &b != &parsed.blocks[d.block])) {
-      window.end = std::max(window.begin, b.range.begin);
-      break;
-    }
+  const auto next =
+      std::upper_bound(parsed.blocks.begin(), parsed.blocks.end(), first_line,
+                       [](uint32_t line, const Block& b) { return line < b.start_line; });
+  if (next != parsed.blocks.end()) window.end = std::max(window.begin, next->range.begin);
   return window;
 }
 
@@ -63,7 +66,14 @@ namespace {
 // create a block that then lacks an `action`. Each such fix is checked on its window with the
 // whole engine and dropped if it would add any diagnostic (the fix property), so every fix the
 // engine offers removes its diagnostic and adds none.
-void verify_syntax_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options) {
+void verify_syntax_fixes(std::string_view text, CheckedDocument& checked,
+                         const CheckOptions& options) {
+  CheckOptions inner = options;
+  inner.verify_fixes = false;
+  // The diagnostic counts of each window before any fix (a window is identified by its first
+  // byte: its end follows from its first line). Several diagnostics often share a window.
+  std::unordered_map<size_t, std::map<std::string_view, int>> before_cache;
+  std::string fixed;
   for (Diagnostic& d : checked.diagnostics) {
     if (d.fixes.empty() || d.dialect == Dialect::none) continue;
     const CodeInfo* info = find_code(d.code);
@@ -71,48 +81,57 @@ void verify_syntax_fixes(std::string_view text, CheckedDocument& checked, const 
     const ByteRange window = verify_window(checked.parsed, d, text.size());
     if (window.size() > kMaxVerifyWindow) continue;
     const std::string_view sub = slice(text, window);
-    CheckOptions inner = options;
-    inner.verify_fixes = false;
-    std::optional<std::map<std::string_view, int>> before;
-    std::vector<Fix> kept;
-    for (Fix& fix : d.fixes) {
-      Fix shifted = fix;
+    const std::map<std::string_view, int>* before = nullptr;
+    size_t kept_count = 0;
+    for (size_t f = 0; f < d.fixes.size(); ++f) {
+      Fix& fix = d.fixes[f];
+      bool keep = true;
       bool inside = true;
-      for (TextEdit& e : shifted.edits) {
+      for (const TextEdit& e : fix.edits)
         if (e.range.begin < window.begin || e.range.end > window.end) inside = false;
-        e.range.begin -= std::min(e.range.begin, window.begin);
-        e.range.end -= std::min(e.range.end, window.begin);
+      // Edits outside the window cannot be verified locally: keep them as the grammar made them.
+      if (inside && apply_edits(sub, fix.edits, &fixed, window.begin)) {
+        if (!before) {
+          auto it = before_cache.find(window.begin);
+          if (it == before_cache.end())
+            it = before_cache
+                     .emplace(window.begin, code_counts(check_document(sub, inner).diagnostics))
+                     .first;
+          before = &it->second;
+        }
+        keep = before->count(d.code) == 0 ||
+               is_clean_improvement(*before, code_counts(check_document(fixed, inner).diagnostics),
+                                    d.code);
       }
-      std::string fixed;
-      if (!inside || !apply_edits(sub, shifted.edits, &fixed)) {
-        kept.push_back(std::move(fix)); // cannot verify locally: keep as the grammar made it
-        continue;
+      if (keep) {
+        if (kept_count != f) d.fixes[kept_count] = std::move(fix);
+        ++kept_count;
       }
-      if (!before) before = code_counts(check_document(sub, inner).diagnostics);
-      if (before->count(d.code) == 0 ||
-          is_clean_improvement(*before, code_counts(check_document(fixed, inner).diagnostics), d.code))
-        kept.push_back(std::move(fix));
     }
-    const bool dropped = kept.size() != d.fixes.size();
-    if (dropped && !kept.empty() &&
-        std::none_of(kept.begin(), kept.end(), [](const Fix& f) { return f.preferred; }))
-      kept.front().preferred = true;
-    d.fixes = std::move(kept);
+    const bool dropped = kept_count != d.fixes.size();
+    d.fixes.resize(kept_count);
+    if (dropped && !d.fixes.empty() &&
+        std::none_of(d.fixes.begin(), d.fixes.end(), [](const Fix& f) { return f.preferred; }))
+      d.fixes.front().preferred = true;
   }
 }
 } // namespace
 
 size_t CheckedDocument::error_count() const {
-  return static_cast<size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
-                                           [](const Diagnostic& d) { return is_error(d.severity); }));
+  return static_cast<size_t>(
+      std::count_if(diagnostics.begin(), diagnostics.end(),
+                    [](const Diagnostic& d) { return is_error(d.severity); }));
 }
 
 CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
                              const CheckOptions& options) {
   const ActionCatalog& catalog = options.catalog ? *options.catalog : ActionCatalog::builtin();
   CheckedDocument out;
+  out.diagnostics.reserve(parsed.diagnostics.size() + parsed.diagnostics.size() / 4 + 8);
   out.diagnostics = parsed.diagnostics;
+  const size_t syntax_count = out.diagnostics.size();
   validate_against_catalog(text, parsed, catalog, &out.diagnostics);
+  const size_t validation_end = out.diagnostics.size();
 
   if (const size_t bad = unicode::first_invalid_utf8(text); bad != std::string_view::npos) {
     Diagnostic d;
@@ -126,11 +145,26 @@ CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
     out.diagnostics.push_back(std::move(d));
   }
 
-  std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) {
-                     if (a.line != b.line) return a.line < b.line;
-                     return a.range.begin < b.range.begin;
-                   });
+  // A stable sort of the whole list, done as stable sorts of its parts (syntax, validation,
+  // document-level; each is mostly in order already) and stable merges.
+  const auto by_position = [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.line != b.line) return a.line < b.line;
+    return a.range.begin < b.range.begin;
+  };
+  const auto sort_part = [&](size_t begin, size_t end) {
+    const auto first = out.diagnostics.begin() + static_cast<ptrdiff_t>(begin);
+    const auto last = out.diagnostics.begin() + static_cast<ptrdiff_t>(end);
+    if (!std::is_sorted(first, last, by_position)) std::stable_sort(first, last, by_position);
+  };
+  sort_part(0, syntax_count);
+  sort_part(syntax_count, validation_end);
+  const auto at = [&](size_t i) { return out.diagnostics.begin() + static_cast<ptrdiff_t>(i); };
+  if (syntax_count > 0 && validation_end > syntax_count &&
+      by_position(*at(syntax_count), *at(syntax_count - 1)))
+    std::inplace_merge(at(0), at(syntax_count), at(validation_end), by_position);
+  if (validation_end > 0 && out.diagnostics.size() > validation_end &&
+      by_position(*at(validation_end), *at(validation_end - 1)))
+    std::inplace_merge(at(0), at(validation_end), out.diagnostics.end(), by_position);
 
   out.verdicts.resize(parsed.blocks.size());
   for (size_t b = 0; b < parsed.blocks.size(); ++b)

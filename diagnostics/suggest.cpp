@@ -7,23 +7,43 @@
 namespace blockls {
 
 size_t edit_distance(std::string_view a, std::string_view b) {
-  const auto fold = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  // ASCII folding, as std::tolower does in the "C" locale (blockls never changes the locale).
+  const auto fold = [](char c) {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  };
   const size_t n = a.size(), m = b.size();
-  std::vector<std::vector<size_t>> d(n + 1, std::vector<size_t>(m + 1));
-  for (size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (size_t j = 0; j <= m; ++j) d[0][j] = j;
+  // Three rolling rows (the transposition looks two rows back); on the stack for short names.
+  constexpr size_t kStackColumns = 64;
+  size_t stack[3 * kStackColumns];
+  std::vector<size_t> heap;
+  size_t* rows = stack;
+  if (m + 1 > kStackColumns) {
+    heap.resize(3 * (m + 1));
+    rows = heap.data();
+  }
+  const size_t width = m + 1;
+  const auto row = [&](size_t i) { return rows + (i % 3) * width; };
+  for (size_t j = 0; j <= m; ++j)
+    row(0)[j] = j;
   for (size_t i = 1; i <= n; ++i) {
+    size_t* cur = row(i);
+    const size_t* prev = row(i - 1);
+    const size_t* prev2 = i > 1 ? row(i - 2) : nullptr;
+    cur[0] = i;
+    const char ai = fold(a[i - 1]);
     for (size_t j = 1; j <= m; ++j) {
-      const size_t cost = fold(a[i - 1]) == fold(b[j - 1]) ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && fold(a[i - 1]) == fold(b[j - 2]) && fold(a[i - 2]) == fold(b[j - 1]))
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      const char bj = fold(b[j - 1]);
+      const size_t cost = ai == bj ? 0 : 1;
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && ai == fold(b[j - 2]) && fold(a[i - 2]) == bj)
+        cur[j] = std::min(cur[j], prev2[j - 2] + 1);
     }
   }
-  return d[n][m];
+  return row(n)[m];
 }
 
-std::vector<std::string> close_names(std::string_view word, const std::vector<std::string>& candidates,
+std::vector<std::string> close_names(std::string_view word,
+                                     const std::vector<std::string>& candidates,
                                      size_t max_distance) {
   std::vector<std::pair<size_t, std::string>> scored;
   for (const std::string& c : candidates) {
@@ -39,7 +59,8 @@ std::vector<std::string> close_names(std::string_view word, const std::vector<st
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<std::string> out;
-  for (auto& s : scored) out.push_back(std::move(s.second));
+  for (auto& s : scored)
+    out.push_back(std::move(s.second));
   return out;
 }
 

@@ -7,7 +7,12 @@
 #include "grammar/nesl_parser.h"
 #include "grammar/telt_parser.h"
 
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace blockls {
 namespace {
@@ -19,6 +24,12 @@ public:
 
   void on_line(std::string_view text, const LineRef& line) {
     ParseContext ctx{text, &doc_, fence_.open()};
+    if (!telt_.in_block() && !nesl_.in_block() && is_plain_line(line.text)) {
+      // Prose that no dialect can claim and that cannot open or close a fence.
+      if (options_.nesl) nesl_.on_plain_line(line, ctx);
+      open_block_fenced_ = false;
+      return;
+    }
     if (open_block_fenced_ && doc_.blocks.size() > 0 && !doc_.blocks.back().fence_close_line &&
         fence_.closes(line.text)) {
       doc_.blocks.back().fence_close_line = line.number;
@@ -59,6 +70,17 @@ public:
   ParsedDocument& doc() { return doc_; }
 
 private:
+  // True when the line is empty or starts with an ASCII byte that begins none of: a TELT start
+  // or stray end (`#!`, `-`), a NESL header after JavaScript whitespace (`#!`, blanks, control
+  // spaces; non-ASCII whitespace starts with a byte >= 0x80) or a Markdown fence (spaces, `` ` ``,
+  // `~`). Outside blocks such a line is plain prose for every dialect.
+  static bool is_plain_line(std::string_view line) {
+    if (line.empty()) return true;
+    const unsigned char c = static_cast<unsigned char>(line[0]);
+    if (c >= 0x80 || c <= ' ') return false;
+    return c != '#' && c != '-' && c != '`' && c != '~';
+  }
+
   void after_line() {
     if (!telt_.in_block() && !nesl_.in_block()) open_block_fenced_ = false;
   }
@@ -71,17 +93,72 @@ private:
   bool open_block_fenced_ = false;
 };
 
-// Splits `text[from, text.size())` into complete lines and hands them to the router; returns
-// the offset of the first byte not yet consumed (the start of an incomplete last line).
+// Finds the line breaks of a buffer 64 bytes at a time: each block becomes a bit mask of its
+// "\n" bytes (SSE2 compares where available), and next() pops the lowest set bit.
+class NewlineScanner {
+public:
+  NewlineScanner(std::string_view text, size_t from)
+      : data_(text.data()), size_(text.size()), base_(from) {
+    load();
+  }
+
+  // Offset of the next "\n" at or after the previous one, or npos.
+  size_t next() {
+    while (mask_ == 0) {
+      if (base_ + 64 >= size_) return std::string_view::npos;
+      base_ += 64;
+      load();
+    }
+    const size_t at = base_ + static_cast<size_t>(__builtin_ctzll(mask_));
+    mask_ &= mask_ - 1;
+    return at;
+  }
+
+private:
+  void load() {
+    if (base_ >= size_) {
+      mask_ = 0;
+      return;
+    }
+    const char* p = data_ + base_;
+    if (size_ - base_ >= 64) {
+#if defined(__SSE2__)
+      const __m128i nl = _mm_set1_epi8('\n');
+      const auto bits = [&](int k) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+        return static_cast<uint64_t>(
+            static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))));
+      };
+      mask_ = bits(0) | (bits(1) << 16) | (bits(2) << 32) | (bits(3) << 48);
+#else
+      mask_ = 0;
+      for (size_t i = 0; i < 64; ++i)
+        if (p[i] == '\n') mask_ |= uint64_t{1} << i;
+#endif
+      return;
+    }
+    mask_ = 0;
+    for (size_t i = 0; i < size_ - base_; ++i)
+      if (p[i] == '\n') mask_ |= uint64_t{1} << i;
+  }
+
+  const char* data_;
+  size_t size_;
+  size_t base_;
+  uint64_t mask_ = 0;
+};
+
+// Splits `text[from, text.size())` into complete lines, records their starts in `lines` and
+// hands them to the router; returns the offset of the first byte not yet consumed (the start
+// of an incomplete last line).
 size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
-                            LineRouter& router) {
+                            LineRouter& router, LineIndex& lines) {
   size_t pos = from;
-  while (pos < text.size()) {
-    const void* hit = std::memchr(text.data() + pos, '\n', text.size() - pos);
-    if (!hit) break;
-    const size_t nl = static_cast<const char*>(hit) - text.data();
+  NewlineScanner scanner(text, from);
+  for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
     size_t end = nl;
     if (end > pos && text[end - 1] == '\r') --end;
+    lines.add_line_start(nl + 1);
     LineRef line{*line_number, pos, end, nl + 1, text.substr(pos, end - pos), true};
     router.on_line(text, line);
     ++*line_number;
@@ -90,8 +167,7 @@ size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_n
   return pos;
 }
 
-void route_last_line(std::string_view text, size_t from, uint32_t line_number,
-                     LineRouter& router) {
+void route_last_line(std::string_view text, size_t from, uint32_t line_number, LineRouter& router) {
   LineRef line{line_number, from, text.size(), text.size(), text.substr(from), false};
   router.on_line(text, line);
 }
@@ -108,8 +184,7 @@ struct DocumentParser::State {
   bool finished = false;
 };
 
-DocumentParser::DocumentParser(ParseOptions options)
-    : state_(std::make_unique<State>(options)) {}
+DocumentParser::DocumentParser(ParseOptions options) : state_(std::make_unique<State>(options)) {}
 DocumentParser::~DocumentParser() = default;
 DocumentParser::DocumentParser(DocumentParser&&) noexcept = default;
 DocumentParser& DocumentParser::operator=(DocumentParser&&) noexcept = default;
@@ -117,10 +192,8 @@ DocumentParser& DocumentParser::operator=(DocumentParser&&) noexcept = default;
 void DocumentParser::feed(std::string_view chunk) {
   State& s = *state_;
   if (s.finished || chunk.empty()) return;
-  const size_t base = s.text.size();
   s.text.append(chunk);
-  s.lines.append(chunk, base);
-  s.consumed = route_complete_lines(s.text, s.consumed, &s.line_number, s.router);
+  s.consumed = route_complete_lines(s.text, s.consumed, &s.line_number, s.router, s.lines);
 }
 
 ParsedDocument DocumentParser::finish() {
@@ -133,14 +206,16 @@ ParsedDocument DocumentParser::finish() {
   return doc;
 }
 
-const std::string& DocumentParser::text() const { return state_->text; }
+const std::string& DocumentParser::text() const {
+  return state_->text;
+}
 
 ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   LineRouter router(options);
   uint32_t line_number = 0;
-  const size_t rest = route_complete_lines(text, 0, &line_number, router);
+  LineIndex lines;
+  const size_t rest = route_complete_lines(text, 0, &line_number, router, lines);
   route_last_line(text, rest, line_number, router);
-  LineIndex lines(text);
   ParsedDocument doc = router.finish(text, lines.line_count());
   doc.lines = std::move(lines);
   return doc;

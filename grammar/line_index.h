@@ -17,6 +17,9 @@ public:
 
   // Extends the index with `chunk`, which starts at byte `base` of the whole text.
   void append(std::string_view chunk, size_t base);
+  // Records the start of the next line (the byte after a "\n"), for callers that find the
+  // line breaks themselves; starts must be added in increasing order.
+  void add_line_start(size_t start) { starts_.push_back(start); }
 
   uint32_t line_count() const { return static_cast<uint32_t>(starts_.size()); }
   size_t line_start(uint32_t line) const { return starts_[line]; }
@@ -25,7 +28,9 @@ public:
 
   // End of the line's text: before its "\n" or "\r\n" (or the text end for the last line).
   static size_t line_end(std::string_view text, const LineIndex& index, uint32_t line);
-  size_t line_end(std::string_view text, uint32_t line) const { return line_end(text, *this, line); }
+  size_t line_end(std::string_view text, uint32_t line) const {
+    return line_end(text, *this, line);
+  }
   std::string_view line_text(std::string_view text, uint32_t line) const;
 
   // 0-based columns of byte `offset` on its line.

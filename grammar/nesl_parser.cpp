@@ -6,9 +6,8 @@
 // per cause.
 #include "grammar/nesl_parser.h"
 
-#include "grammar/text_edit.h"
-
 #include "grammar/document_parser.h"
+#include "grammar/text_edit.h"
 #include "grammar/unicode.h"
 
 #include <algorithm>
@@ -193,11 +192,13 @@ TextEdit NeslParser::close_insertion(ParseContext& ctx, std::string_view text_to
 // ---------------------------------------------------------------------------------------------
 // Entry points
 
+void NeslParser::learn_newline(const LineRef& line, const ParseContext& ctx) {
+  nl_known_ = true;
+  if (line.end < ctx.text.size() && ctx.text[line.end] == '\r') nl_ = "\r\n";
+}
+
 bool NeslParser::try_start(const LineRef& line, ParseContext& ctx) {
-  if (!nl_known_ && line.has_newline) {
-    nl_known_ = true;
-    if (line.end < ctx.text.size() && ctx.text[line.end] == '\r') nl_ = "\r\n";
-  }
+  if (!nl_known_ && line.has_newline) learn_newline(line, ctx);
   seeking_line(line, ctx);
   const std::string_view trimmed = nesl::js_trim(line.text);
   const EraSyntax* era = nesl::header_era(trimmed);
@@ -208,10 +209,7 @@ bool NeslParser::try_start(const LineRef& line, ParseContext& ctx) {
 }
 
 void NeslParser::on_line(const LineRef& line, ParseContext& ctx) {
-  if (!nl_known_ && line.has_newline) {
-    nl_known_ = true;
-    if (line.end < ctx.text.size() && ctx.text[line.end] == '\r') nl_ = "\r\n";
-  }
+  if (!nl_known_ && line.has_newline) learn_newline(line, ctx);
   if (block_ < 0) return;
   {
     const Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
@@ -318,8 +316,7 @@ void NeslParser::handle_header(const LineRef& line, ParseContext& ctx, const Era
     std::string fixed;
     for (char c : id)
       if (is_alnum(c)) fixed.push_back(c);
-    if (fixed.size() != 3 || seen_ids_.count(fixed) > 0)
-      fixed = fresh_id(line.number);
+    if (fixed.size() != 3 || seen_ids_.count(fixed) > 0) fixed = fresh_id(line.number);
     pending_header_ = {};
     pending_header_.active = true;
     pending_header_.diag = d;
@@ -393,7 +390,8 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   era_ = &era;
   id_ = blk.id;
   delim_ = std::string(era.delim_prefix) + id_;
-  params_.clear();
+  params_doc_ = ctx.out;
+  params_block_ = block_;
   cascade_ = suspicious_seen_ = mismatched_ = false;
   fence_close_begin_ = npos;
   id_refs_ = {blk.id_range};
@@ -625,7 +623,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
 }
 
 void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
-  const Assignment a = nesl::parse_assignment(line.text);
+  Assignment a = nesl::parse_assignment(line.text);
   const size_t base = line.begin;
   const size_t text_end = ctx.text.size();
   auto span = [&](size_t b, size_t e) { return ByteRange{base + b, std::min(base + e, text_end)}; };
@@ -681,7 +679,7 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
     if (!heredoc) {
       if (key_valid && !leading) {
         if (has_param(key)) duplicate();
-        std::string value = a.value;
+        std::string value = std::move(a.value);
         const ByteRange token = span(a.value_begin, a.value_end);
         const bool is_slice = value == slice(ctx.text, token);
         set_param(ctx, key, span(a.key_begin, a.key_end), token, line.number,
@@ -896,16 +894,25 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
 // ---------------------------------------------------------------------------------------------
 // Bookkeeping
 
+int NeslParser::find_param(std::string_view key) const {
+  if (!params_doc_ || params_block_ < 0) return -1;
+  const std::vector<Parameter>& params =
+      params_doc_->blocks[static_cast<size_t>(params_block_)].commands.front().params;
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == key) return static_cast<int>(i);
+  return -1;
+}
+
 void NeslParser::set_param(ParseContext& ctx, const std::string& key, ByteRange name_range,
                            ByteRange value_range, uint32_t line, std::string decoded,
                            bool is_slice) {
   Command& c = ctx.out->blocks[static_cast<size_t>(block_)].commands.front();
-  const auto it = params_.find(key);
+  const int index = find_param(key);
   Parameter* p = nullptr;
-  if (it != params_.end()) {
-    p = &c.params[it->second];
+  if (index >= 0) {
+    p = &c.params[static_cast<size_t>(index)];
   } else {
-    params_.emplace(key, c.params.size());
+    if (c.params.empty()) c.params.reserve(4);
     c.params.push_back({});
     p = &c.params.back();
     p->name = key;

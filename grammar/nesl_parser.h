@@ -19,6 +19,14 @@ public:
   // Outside every block: true when the line is NESL's (a header that opens a block, or a
   // malformed header that is reported); false leaves it to other dialects / prose.
   bool try_start(const LineRef& line, ParseContext& ctx);
+  // A line outside every block that no dialect can claim and no fence can open or close (see
+  // DocumentParser): try_start() without the parts that cannot apply. Returns false.
+  bool on_plain_line(const LineRef& line, ParseContext& ctx) {
+    if (!nl_known_ && line.has_newline) learn_newline(line, ctx);
+    if (pending_header_.active) seeking_line(line, ctx);
+    prev_line_begin_ = line.begin;
+    return false;
+  }
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
   // True when the open block could be ended by another dialect's start line (not inside
@@ -66,6 +74,7 @@ private:
   };
 
   // Lines.
+  void learn_newline(const LineRef& line, const ParseContext& ctx);
   void handle_header(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
                      bool inside_block);
   void open_block(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
@@ -80,7 +89,9 @@ private:
   void close_block(ParseContext& ctx, std::optional<uint32_t> end_line);
   void set_param(ParseContext& ctx, const std::string& key, ByteRange name_range,
                  ByteRange value_range, uint32_t line, std::string decoded, bool is_slice);
-  bool has_param(const std::string& key) const { return params_.count(key) > 0; }
+  // Index of `key` in the parameters of the last block opened (its only command), or -1.
+  int find_param(std::string_view key) const;
+  bool has_param(std::string_view key) const { return find_param(key) >= 0; }
   void report_unclosed_before(const LineRef& line, ParseContext& ctx);
   void resolve_pending_quote(ParseContext& ctx, const LineRef* closing);
   void end_skip(ParseContext& ctx, const LineRef* closing, size_t delim_pos, size_t delim_len,
@@ -103,7 +114,10 @@ private:
   std::string delim_; // "EOT_<id>" in the block's era
 
   // Per block.
-  std::unordered_map<std::string, size_t> params_; // key -> index in the command's params
+  // The document and block whose command's parameters has_param() searches (NESL keys are
+  // unique per block, and blocks have a handful of keys: a linear scan beats a hash map).
+  const ParsedDocument* params_doc_ = nullptr;
+  int32_t params_block_ = -1;
   bool cascade_ = false;         // later errors of this block follow from an earlier one
   bool suspicious_seen_ = false; // a SUSPICIOUS_END explains a later UNCLOSED_BLOCK
   bool mismatched_ = false;

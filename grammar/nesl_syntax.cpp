@@ -44,6 +44,12 @@ bool key_char_ok(char32_t cp) {
 size_t leading_space_bytes(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c != ' ' && (c < 0x09 || c > 0x0D)) break;
+      ++i;
+      continue;
+    }
     const unicode::Decoded d = unicode::decode(s, i);
     if (!d.valid || !is_js_space(d.codepoint)) break;
     i += d.length;
@@ -113,16 +119,18 @@ size_t decode_escape(std::string_view s, size_t i, std::string& out) {
 }
 
 // The closing quote of a quoted value starting at s[open] == '"' (nesl-js's scanner), or npos.
+// A quote closes the value when the run of backslashes just before it (after the opening
+// quote) has even length; quotes are found with find (memchr).
 size_t closing_quote(std::string_view s, size_t open) {
-  bool escaped = false;
-  for (size_t i = open + 1; i < s.size(); ++i) {
-    if (s[i] == '\\' && !escaped) {
-      escaped = true;
-    } else if (s[i] == '"' && !escaped) {
-      return i;
-    } else {
-      escaped = false;
-    }
+  size_t from = open + 1;
+  while (from < s.size()) {
+    const size_t quote = s.find('"', from);
+    if (quote == std::string_view::npos) return quote;
+    size_t backslashes = 0;
+    while (quote - backslashes > open + 1 && s[quote - backslashes - 1] == '\\')
+      ++backslashes;
+    if (backslashes % 2 == 0) return quote;
+    from = quote + 1;
   }
   return std::string_view::npos;
 }
@@ -239,6 +247,21 @@ std::optional<ByteRange> match_end_marker(std::string_view line, const EraSyntax
 }
 
 std::optional<std::string> key_error(std::string_view key) {
+  // Fast path: an ASCII key of [A-Za-z_][A-Za-z0-9_]* (one UTF-16 unit per byte).
+  {
+    const auto word = [](unsigned char c) {
+      return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+    };
+    bool plain = !key.empty() && word(static_cast<unsigned char>(key[0]));
+    for (size_t i = 1; plain && i < key.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(key[i]);
+      plain = word(c) || (c >= '0' && c <= '9');
+    }
+    if (plain) {
+      if (key.size() > 256) return std::string("Key exceeds 256 character limit");
+      return std::nullopt;
+    }
+  }
   size_t position = 0; // UTF-16 units
   for (size_t i = 0; i < key.size();) {
     const unicode::Decoded d = unicode::decode(key, i);
@@ -290,16 +313,21 @@ bool decode_json_string(std::string_view quoted, std::string* out) {
   std::string result;
   result.reserve(body.size());
   for (size_t i = 0; i < body.size();) {
+    // A run of plain bytes is appended at once.
+    size_t run = i;
+    while (run < body.size()) {
+      const unsigned char c = static_cast<unsigned char>(body[run]);
+      if (c < 0x20 || c == '"' || c == '\\') break;
+      ++run;
+    }
+    result.append(body.data() + i, run - i);
+    i = run;
+    if (i == body.size()) break;
     const unsigned char c = static_cast<unsigned char>(body[i]);
     if (c < 0x20 || c == '"') return false;
-    if (c == '\\') {
-      const size_t used = decode_escape(body, i, result);
-      if (used == 0) return false;
-      i += used;
-      continue;
-    }
-    result.push_back(body[i]);
-    ++i;
+    const size_t used = decode_escape(body, i, result);
+    if (used == 0) return false;
+    i += used;
   }
   *out = std::move(result);
   return true;

@@ -238,7 +238,8 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
   const std::string name =
       telt::to_upper(line.text.substr(d->name_begin, d->name_end - d->name_begin));
   const bool is_end = name == "END";
-  const std::string canonical = telt::canonical_delimiter(name, hash_);
+  // Only diagnostics need the canonical spelling.
+  const auto canonical_of = [&] { return telt::canonical_delimiter(name, hash_); };
   const ByteRange hash_range{line.begin + d->hash_begin, line.begin + d->hash_end};
   hash_sites_.push_back(hash_range);
   const std::string_view body = line.text.substr(0, d->body_end);
@@ -246,6 +247,7 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
   case Kind::own:
     break;
   case Kind::mismatch: {
+    const std::string canonical = canonical_of();
     Diagnostic diag{kHashMismatch,
                     Severity::block_fatal,
                     Dialect::telt,
@@ -276,6 +278,7 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     break;
   }
   case Kind::malformed: {
+    const std::string canonical = canonical_of();
     Diagnostic diag{kMalformedDelimiter,
                     Severity::block_fatal,
                     Dialect::telt,
@@ -301,6 +304,7 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
   }
   if (!has_command_) {
     // The parameter belongs to no command: its intent is unclear, so its value is skipped.
+    const std::string canonical = canonical_of();
     report(ctx,
            Diagnostic{kOrphanParam,
                       Severity::command_error,

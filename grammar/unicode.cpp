@@ -1,9 +1,13 @@
 // UTF-8 decoding shared by the line index and the grammars.
 #include "grammar/unicode.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
 namespace blockls::unicode {
 
-Decoded decode(std::string_view text, size_t pos) {
+Decoded decode_multibyte(std::string_view text, size_t pos) {
   const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
   const unsigned char b0 = byte(pos);
   if (b0 < 0x80) return {b0, 1, true};
@@ -46,19 +50,39 @@ size_t utf16_length(std::string_view text) {
 
 size_t codepoint_count(std::string_view text) {
   size_t count = 0;
-  for (size_t i = 0; i < text.size(); ++count) i += decode(text, i).length;
+  for (size_t i = 0; i < text.size(); ++count)
+    i += decode(text, i).length;
   return count;
 }
 
 size_t first_invalid_utf8(std::string_view text) {
-  for (size_t i = 0; i < text.size();) {
-    if (static_cast<unsigned char>(text[i]) < 0x80) {
-      ++i;
-      continue;
+  // ASCII runs are skipped 32 and then 8 bytes at a time (a word with no high bit set is
+  // all ASCII); only the bytes of a non-ASCII word are decoded one sequence at a time.
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  const char* data = text.data();
+  const size_t size = text.size();
+  const auto word = [data](size_t at) {
+    uint64_t w;
+    std::memcpy(&w, data + at, sizeof w);
+    return w;
+  };
+  size_t i = 0;
+  while (i < size) {
+    while (i + 32 <= size && ((word(i) | word(i + 8) | word(i + 16) | word(i + 24)) & kHigh) == 0)
+      i += 32;
+    while (i + 8 <= size && (word(i) & kHigh) == 0)
+      i += 8;
+    // Up to the end of the word that has a non-ASCII byte (or of the text).
+    const size_t stop = std::min(size, i + 8);
+    while (i < stop) {
+      if (static_cast<unsigned char>(data[i]) < 0x80) {
+        ++i;
+        continue;
+      }
+      const Decoded d = decode_multibyte(text, i);
+      if (!d.valid) return i;
+      i += d.length;
     }
-    const Decoded d = decode(text, i);
-    if (!d.valid) return i;
-    i += d.length;
   }
   return std::string_view::npos;
 }

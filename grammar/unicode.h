@@ -15,8 +15,15 @@ struct Decoded {
   bool valid;
 };
 
+// Decodes a multi-byte sequence (or invalid byte) at `text[pos]`: decode()'s slow path.
+Decoded decode_multibyte(std::string_view text, size_t pos);
+
 // Decodes the code point that starts at `text[pos]` (pos < text.size()).
-Decoded decode(std::string_view text, size_t pos);
+inline Decoded decode(std::string_view text, size_t pos) {
+  const unsigned char b0 = static_cast<unsigned char>(text[pos]);
+  if (b0 < 0x80) return {b0, 1, true};
+  return decode_multibyte(text, pos);
+}
 
 // Number of UTF-16 code units of `text` (invalid bytes count 1 each).
 size_t utf16_length(std::string_view text);
