@@ -4,6 +4,7 @@
 #include "bench/heap_tracker.h"
 #include "bench/transcript_generator.h"
 #include "diagnostics/check.h"
+#include "fixits/verify_fixes.h"
 #include "grammar/document_parser.h"
 
 #include <algorithm>
@@ -90,6 +91,15 @@ void BM_ParseAndValidate(benchmark::State& state, const Corpus* corpus) {
   set_bytes(state, *corpus);
 }
 
+// What the CLI and the language server run: parse + validate + verification of every fix.
+void BM_CheckWithVerifiedFixes(benchmark::State& state, const Corpus* corpus) {
+  for (auto _ : state) {
+    CheckedDocument checked = check_with_verified_fixes(corpus->text);
+    benchmark::DoNotOptimize(checked.diagnostics.data());
+  }
+  set_bytes(state, *corpus);
+}
+
 ParsedDocument stream_parse(std::string_view text) {
   DocumentParser parser;
   for (size_t pos = 0; pos < text.size(); pos += kStreamChunk) {
@@ -120,6 +130,9 @@ void register_benchmarks(const Corpus& corpus) {
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark(("BM_ParseAndValidate" + suffix).c_str(), BM_ParseAndValidate,
                                &corpus)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("BM_CheckWithVerifiedFixes" + suffix).c_str(),
+                               BM_CheckWithVerifiedFixes, &corpus)
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark(("BM_StreamingParse" + suffix).c_str(), BM_StreamingParse, &corpus)
       ->Unit(benchmark::kMillisecond);
@@ -213,6 +226,7 @@ void print_report(const RecordingReporter& reporter, const Corpus& mixed, const 
   print_rate(reporter, "memchr newline scan", "BM_MemchrNewlineScan/mixed");
   print_rate(reporter, "parse_document", "BM_ParseDocument/mixed");
   print_rate(reporter, "parse+validate (check_document)", "BM_ParseAndValidate/mixed");
+  print_rate(reporter, "+ fix verification (CLI, LSP)", "BM_CheckWithVerifiedFixes/mixed");
   print_rate(reporter, "streaming parse (4 KiB chunks)", "BM_StreamingParse/mixed");
   const auto memchr_rate = reporter.rate("BM_MemchrNewlineScan/mixed");
   const auto check_rate = reporter.rate("BM_ParseAndValidate/mixed");
@@ -229,6 +243,7 @@ void print_report(const RecordingReporter& reporter, const Corpus& mixed, const 
   print_rate(reporter, "memchr newline scan", "BM_MemchrNewlineScan/nesl");
   print_rate(reporter, "parse_document", "BM_ParseDocument/nesl");
   print_rate(reporter, "parse+validate (check_document)", "BM_ParseAndValidate/nesl");
+  print_rate(reporter, "+ fix verification (CLI, LSP)", "BM_CheckWithVerifiedFixes/nesl");
   print_rate(reporter, "streaming parse (4 KiB chunks)", "BM_StreamingParse/nesl");
   for (const char* name : {"BM_ParseDocument/nesl", "BM_ParseAndValidate/nesl"}) {
     if (auto r = reporter.rate(name)) {

@@ -11,6 +11,7 @@
 #include "diagnostics/check.h"
 #include "diagnostics/json_report.h"
 #include "fixits/apply_fixes.h"
+#include "fixits/verify_fixes.h"
 
 #include <cstdlib>
 #include <fmt/format.h>
@@ -63,7 +64,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       failed.emplace_back(display_path(path), error);
       continue;
     }
-    CheckedDocument result = check_document(file->text, options);
+    CheckedDocument result = check_with_verified_fixes(file->text, options);
     if (!request.root.empty()) {
       const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
       const apply::Plan plan = apply::build_plan(file->text, result, catalog);
@@ -148,7 +149,7 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
       io_failed = true;
       continue;
     }
-    const CheckedDocument before = check_document(file->text, options);
+    const CheckedDocument before = check_with_verified_fixes(file->text, options);
     std::string fixed;
     const size_t applied = apply_preferred_fixes(file->text, before.diagnostics, &fixed);
     const CheckedDocument after = check_document(fixed, options);

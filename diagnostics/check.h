@@ -15,8 +15,6 @@ namespace blockls {
 struct CheckOptions {
   ParseOptions parse;
   const ActionCatalog* catalog = nullptr; // nullptr: the built-in catalog
-  // Re-check each syntax fix on its block and drop those that would add a diagnostic.
-  bool verify_fixes = true;
 };
 
 struct BlockVerdict {
@@ -33,7 +31,8 @@ struct CheckedDocument {
   size_t error_count() const;
 };
 
-// Parses and validates `text` (which must outlive the result's ranges' use).
+// Parses and validates `text` (which must outlive the result's ranges' use). The grammar's
+// fixes are attached as built; fixits/verify_fixes.h verifies them against the catalog.
 CheckedDocument check_document(std::string_view text, const CheckOptions& options = {});
 // Validates an already parsed document (streaming callers parse themselves).
 CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,

@@ -4,6 +4,7 @@
 #include "diagnostics/check.h"
 #include "diagnostics/codes.h"
 #include "fixits/apply_fixes.h"
+#include "fixits/verify_fixes.h"
 #include "grammar/document_parser.h"
 
 #include <algorithm>
@@ -168,7 +169,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
   // (1) the engine as the CLI and the server call it.
-  const CheckedDocument checked = check_document(text);
+  const CheckedDocument checked = check_with_verified_fixes(text);
   check_invariants(text, checked.parsed, checked.diagnostics);
   FUZZ_CHECK(checked.verdicts.size() == checked.parsed.blocks.size(), "one verdict per block", 0);
 

@@ -2,6 +2,8 @@
 // simulate_plan the CLI uses, with the settings of the session.
 #include "lsp/analysis.h"
 
+#include "fixits/verify_fixes.h"
+
 #include <algorithm>
 #include <fstream>
 #include <iterator>
@@ -105,7 +107,7 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
     options.parse.telt = a->context->settings.telt;
     options.parse.nesl = a->context->settings.nesl;
     options.catalog = a->context->catalog.get();
-    a->checked = check_document(source, options);
+    a->checked = check_with_verified_fixes(source, options);
     a->plan = apply::build_plan(source, a->checked, *a->context->catalog);
     a->diagnostics = a->checked.diagnostics;
     if (a->context->apply_config && !a->plan.actions.empty()) {

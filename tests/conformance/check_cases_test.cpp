@@ -5,6 +5,7 @@
 #include "diagnostics/check.h"
 #include "diagnostics/source_view.h"
 #include "fixits/apply_fixes.h"
+#include "fixits/verify_fixes.h"
 #include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>
@@ -24,7 +25,7 @@ TEST_CASE("engine golden cases (tests/data/check)", "[check]") {
       const std::string name = c["name"];
       const std::string text = c["input"];
       INFO(entry.path().filename().string() << "#" << name);
-      const CheckedDocument checked = check_document(text);
+      const CheckedDocument checked = check_with_verified_fixes(text);
       const SourceView view{text, checked.parsed.lines};
       nlohmann::json got = nlohmann::json::array();
       for (const Diagnostic& d : checked.diagnostics) {

@@ -3,6 +3,7 @@
 // preferred fixes at once never adds a diagnostic, and every fix kind is exercised.
 #include "diagnostics/check.h"
 #include "fixits/apply_fixes.h"
+#include "fixits/verify_fixes.h"
 #include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>
@@ -33,7 +34,7 @@ TEST_CASE("each fix removes its diagnostic and adds none", "[fix]") {
   std::set<std::string> codes_with_fixes;
   size_t fixes_checked = 0;
   for (const test::NamedInput& input : test::all_inputs()) {
-    const CheckedDocument before = check_document(input.text);
+    const CheckedDocument before = check_with_verified_fixes(input.text);
     const auto before_counts = code_counts(before);
     for (const Diagnostic& d : before.diagnostics) {
       for (const Fix& fix : d.fixes) {
@@ -69,7 +70,7 @@ TEST_CASE("each fix removes its diagnostic and adds none", "[fix]") {
 
 TEST_CASE("applying all preferred fixes never adds a diagnostic", "[fix]") {
   for (const test::NamedInput& input : test::all_inputs()) {
-    const CheckedDocument before = check_document(input.text);
+    const CheckedDocument before = check_with_verified_fixes(input.text);
     std::string fixed;
     apply_preferred_fixes(input.text, before.diagnostics, &fixed);
     const auto b = code_counts(before), a = code_counts(check_document(fixed));
