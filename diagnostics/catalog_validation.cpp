@@ -116,6 +116,7 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
                         fmt::format("Parameter '{}' is given more than once; {} takes a single {}",
                                     p.name, cmd.name, display_name(*ps, cmd.dialect)),
                         "Keep one of the values and delete the other delimiter and its lines"});
+    if (ps->type == ParamType::string && !ps->absolute_path) continue; // any text will do
     const std::string error = type_error(*ps, telt ? trim(p.value) : p.value);
     if (!error.empty())
       issues.push_back(
@@ -251,14 +252,20 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
   }
 }
 
+// The per-command vectors, kept between commands so that their storage is reused.
+struct Scratch {
+  std::vector<ParamView> views;
+  std::vector<const Parameter*> params;
+};
+
 void validate_command(std::string_view text, const ParsedDocument& doc, int block_index,
                       const Command& command, const ActionCatalog& catalog, bool report_missing,
-                      std::vector<Diagnostic>* out) {
+                      Scratch& scratch, std::vector<Diagnostic>* out) {
   const Block& block = doc.blocks[block_index];
-  CommandView view{block.dialect, command.name, true, {}};
-  Located loc{&block, block_index, &command, {}};
-  view.params.reserve(command.params.size());
-  loc.params.reserve(command.params.size());
+  CommandView view{block.dialect, command.name, true, std::move(scratch.views)};
+  Located loc{&block, block_index, &command, std::move(scratch.params)};
+  view.params.clear();
+  loc.params.clear();
   bool has_action = false;
   for (const Parameter& p : command.params) {
     if (block.dialect == Dialect::nesl && p.name == "action") {
@@ -275,6 +282,8 @@ void validate_command(std::string_view text, const ParsedDocument& doc, int bloc
     add_fixes(d, issue, issues, view, loc, catalog, text, report_missing);
     out->push_back(std::move(d));
   }
+  scratch.views = std::move(view.params);
+  scratch.params = std::move(loc.params);
 }
 
 } // namespace
@@ -305,9 +314,10 @@ void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
   // Missing parameters are reported even in blocks with syntax errors (where a parameter may
   // have been lost to the error): were they hidden, fixing the syntax error would make them
   // appear, and a fix must never add a diagnostic.
+  Scratch scratch;
   for (size_t b = 0; b < doc.blocks.size(); ++b)
     for (const Command& c : doc.blocks[b].commands)
-      validate_command(text, doc, static_cast<int>(b), c, catalog, true, out);
+      validate_command(text, doc, static_cast<int>(b), c, catalog, true, scratch, out);
 }
 
 } // namespace blockls

@@ -89,11 +89,11 @@ CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
     if (d.severity == Severity::block_fatal || command < 0)
       block_fatal[d.block] = true;
     else
-      v.command_valid[command] = false;
+      v.command_valid.set(static_cast<size_t>(command), false);
   }
   for (size_t b = 0; b < parsed.blocks.size(); ++b) {
     BlockVerdict& v = out.verdicts[b];
-    if (block_fatal[b]) std::fill(v.command_valid.begin(), v.command_valid.end(), false);
+    if (block_fatal[b]) v.command_valid.assign(v.command_valid.size(), false);
     v.valid = v.error_count == 0;
   }
   out.parsed = std::move(parsed);

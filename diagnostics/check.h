@@ -7,6 +7,8 @@
 #include "grammar/model.h"
 #include "grammar/parse_context.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -17,17 +19,70 @@ struct CheckOptions {
   const ActionCatalog* catalog = nullptr; // nullptr: the built-in catalog
 };
 
+// One flag per command of a block: the first 64 inline, so a verdict allocates nothing for
+// ordinary blocks. Reads like a std::vector<bool> (size, [], range-for).
+class CommandFlags {
+public:
+  class const_iterator {
+  public:
+    using value_type = bool;
+    using difference_type = std::ptrdiff_t;
+    const_iterator() = default;
+    const_iterator(const CommandFlags* flags, size_t index) : flags_(flags), index_(index) {}
+    bool operator*() const { return (*flags_)[index_]; }
+    const_iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    const_iterator operator++(int) {
+      const_iterator old = *this;
+      ++index_;
+      return old;
+    }
+    bool operator==(const const_iterator& other) const { return index_ == other.index_; }
+
+  private:
+    const CommandFlags* flags_ = nullptr;
+    size_t index_ = 0;
+  };
+
+  // `count` flags, all `value`.
+  void assign(size_t count, bool value) {
+    size_ = count;
+    const uint64_t word = value ? ~uint64_t{0} : 0;
+    first_ = word;
+    more_.assign(count > 64 ? (count - 1) / 64 : 0, word);
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  bool operator[](size_t i) const { return (word(i) >> (i % 64)) & 1; }
+  void set(size_t i, bool value) {
+    uint64_t& w = i < 64 ? first_ : more_[i / 64 - 1];
+    const uint64_t bit = uint64_t{1} << (i % 64);
+    w = value ? (w | bit) : (w & ~bit);
+  }
+  const_iterator begin() const { return {this, 0}; }
+  const_iterator end() const { return {this, size_}; }
+
+private:
+  uint64_t word(size_t i) const { return i < 64 ? first_ : more_[i / 64 - 1]; }
+
+  size_t size_ = 0;
+  uint64_t first_ = 0;
+  std::vector<uint64_t> more_; // flags 64 and up
+};
+
 struct BlockVerdict {
-  bool valid = false;               // no block_fatal / command_error diagnostic in the block
-  std::vector<bool> command_valid;  // per command
-  size_t error_count = 0;           // error-severity diagnostics of the block
-  size_t warning_count = 0;         // parameter_warning + syntax_info
+  bool valid = false;         // no block_fatal / command_error diagnostic in the block
+  CommandFlags command_valid; // per command
+  size_t error_count = 0;     // error-severity diagnostics of the block
+  size_t warning_count = 0;   // parameter_warning + syntax_info
 };
 
 struct CheckedDocument {
-  ParsedDocument parsed;                // blocks and line index (parsed.diagnostics: syntax only)
-  std::vector<Diagnostic> diagnostics;  // syntax + validation, ordered by line then column
-  std::vector<BlockVerdict> verdicts;   // one per parsed.blocks entry
+  ParsedDocument parsed;               // blocks and line index (parsed.diagnostics: syntax only)
+  std::vector<Diagnostic> diagnostics; // syntax + validation, ordered by line then column
+  std::vector<BlockVerdict> verdicts;  // one per parsed.blocks entry
   size_t error_count() const;
 };
 

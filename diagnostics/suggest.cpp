@@ -3,10 +3,26 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 namespace blockls {
 
+namespace {
+
+// The distance when it is at most `bound`, otherwise some value above `bound`: rows are
+// abandoned once two consecutive ones exceed the bound (no later cell can come back under it,
+// as every cell derives from the two rows above).
+size_t bounded_distance(std::string_view a, std::string_view b, size_t bound);
+
+} // namespace
+
 size_t edit_distance(std::string_view a, std::string_view b) {
+  return bounded_distance(a, b, SIZE_MAX);
+}
+
+namespace {
+
+size_t bounded_distance(std::string_view a, std::string_view b, size_t bound) {
   // ASCII folding, as std::tolower does in the "C" locale (blockls never changes the locale).
   const auto fold = [](char c) {
     return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -25,11 +41,13 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   const auto row = [&](size_t i) { return rows + (i % 3) * width; };
   for (size_t j = 0; j <= m; ++j)
     row(0)[j] = j;
+  bool prev_over = false;
   for (size_t i = 1; i <= n; ++i) {
     size_t* cur = row(i);
     const size_t* prev = row(i - 1);
     const size_t* prev2 = i > 1 ? row(i - 2) : nullptr;
     cur[0] = i;
+    size_t row_min = cur[0];
     const char ai = fold(a[i - 1]);
     for (size_t j = 1; j <= m; ++j) {
       const char bj = fold(b[j - 1]);
@@ -37,10 +55,16 @@ size_t edit_distance(std::string_view a, std::string_view b) {
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
       if (i > 1 && j > 1 && ai == fold(b[j - 2]) && fold(a[i - 2]) == bj)
         cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+      row_min = std::min(row_min, cur[j]);
     }
+    const bool over = row_min > bound;
+    if (over && prev_over) return bound + 1;
+    prev_over = over;
   }
   return row(n)[m];
 }
+
+} // namespace
 
 std::vector<std::string> close_names(std::string_view word,
                                      const std::vector<std::string>& candidates,
@@ -51,7 +75,7 @@ std::vector<std::string> close_names(std::string_view word,
     // Cheap length filter before the quadratic distance.
     const size_t diff = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
     if (diff > max_distance) continue;
-    const size_t d = edit_distance(word, c);
+    const size_t d = bounded_distance(word, c, max_distance);
     if (d <= max_distance &&
         std::none_of(scored.begin(), scored.end(), [&](const auto& s) { return s.second == c; }))
       scored.emplace_back(d, c);

@@ -154,16 +154,19 @@ private:
 size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
                             LineRouter& router, LineIndex& lines) {
   size_t pos = from;
+  uint32_t number = *line_number;
+  const char* data = text.data();
   NewlineScanner scanner(text, from);
   for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
     size_t end = nl;
-    if (end > pos && text[end - 1] == '\r') --end;
+    if (end > pos && data[end - 1] == '\r') --end;
     lines.add_line_start(nl + 1);
-    LineRef line{*line_number, pos, end, nl + 1, text.substr(pos, end - pos), true};
+    const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
     router.on_line(text, line);
-    ++*line_number;
+    ++number;
     pos = nl + 1;
   }
+  *line_number = number;
   return pos;
 }
 
@@ -214,6 +217,8 @@ ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   LineRouter router(options);
   uint32_t line_number = 0;
   LineIndex lines;
+  // Transcripts average ~30 bytes a line: room for that many (more lines grow the index).
+  lines.reserve(text.size() / 24 + 2);
   const size_t rest = route_complete_lines(text, 0, &line_number, router, lines);
   route_last_line(text, rest, line_number, router);
   ParsedDocument doc = router.finish(text, lines.line_count());

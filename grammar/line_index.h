@@ -20,6 +20,8 @@ public:
   // Records the start of the next line (the byte after a "\n"), for callers that find the
   // line breaks themselves; starts must be added in increasing order.
   void add_line_start(size_t start) { starts_.push_back(start); }
+  // Room for `lines` line starts in all.
+  void reserve(size_t lines) { starts_.reserve(lines); }
 
   uint32_t line_count() const { return static_cast<uint32_t>(starts_.size()); }
   size_t line_start(uint32_t line) const { return starts_[line]; }

@@ -14,11 +14,13 @@ struct FenceRun {
 
 bool parse_fence_run(std::string_view line, FenceRun* run) {
   size_t i = 0;
-  while (i < line.size() && i < 3 && line[i] == ' ') ++i;
+  while (i < line.size() && i < 3 && line[i] == ' ')
+    ++i;
   if (i >= line.size() || (line[i] != '`' && line[i] != '~')) return false;
   const char marker = line[i];
   size_t j = i;
-  while (j < line.size() && line[j] == marker) ++j;
+  while (j < line.size() && line[j] == marker)
+    ++j;
   if (j - i < 3) return false;
   run->marker = marker;
   run->length = j - i;
@@ -36,7 +38,7 @@ bool is_blank(std::string_view s) {
 
 } // namespace
 
-bool MarkdownFence::closes(std::string_view line) const {
+bool MarkdownFence::closes_run(std::string_view line) const {
   FenceRun run;
   return open_ && parse_fence_run(line, &run) && run.marker == marker_ && run.length >= length_ &&
          is_blank(run.rest);

@@ -12,9 +12,14 @@ public:
   void observe(std::string_view line);
   bool open() const { return open_; }
   // True when `line` would close the currently open fence.
-  bool closes(std::string_view line) const;
+  bool closes(std::string_view line) const {
+    // A closer starts with the fence's marker or with its (at most 3 spaces) indentation.
+    return open_ && !line.empty() && (line[0] == marker_ || line[0] == ' ') && closes_run(line);
+  }
 
 private:
+  bool closes_run(std::string_view line) const;
+
   bool open_ = false;
   char marker_ = '`';
   size_t length_ = 0;

@@ -54,16 +54,22 @@ struct Fix {
 };
 
 struct Parameter {
-  std::string name;      // as written: TELT `CONTENT`, NESL key `content`
-  ByteRange name_range;  // the name in the source
-  ByteRange value_range; // the value's source text (TELT value lines, NESL quoted token or heredoc body)
-  uint32_t line = 0;     // 0-based line of the PARAM delimiter / assignment
+  std::string name;     // as written: TELT `CONTENT`, NESL key `content`
+  ByteRange name_range; // the name in the source
+  ByteRange
+      value_range; // the value's source text (TELT value lines, NESL quoted token or heredoc body)
+  uint32_t line = 0; // 0-based line of the PARAM delimiter / assignment
   // The value when it is not the plain source slice (JSON-unescaped string, CRLF heredoc).
   std::string decoded;
   bool value_is_slice = true;
+  // A NESL quoted token without escapes: the value is the token without its two quotes
+  // (value_is_slice is false, as the value is not the token itself; decoded stays empty).
+  bool value_in_quotes = false;
 
   std::string_view value(std::string_view text) const {
-    return value_is_slice ? slice(text, value_range) : std::string_view(decoded);
+    if (value_is_slice) return slice(text, value_range);
+    if (value_in_quotes) return text.substr(value_range.begin + 1, value_range.size() - 2);
+    return decoded;
   }
 };
 
@@ -79,9 +85,9 @@ struct Block {
   Era era = Era::telt;
   std::string id; // TELT hash / NESL block id
   ByteRange id_range;
-  uint32_t start_line = 0;            // 0-based
-  std::optional<uint32_t> end_line;   // 0-based; nullopt while/when unclosed
-  ByteRange range;                    // from the start line to the end of the last line it owns
+  uint32_t start_line = 0;          // 0-based
+  std::optional<uint32_t> end_line; // 0-based; nullopt while/when unclosed
+  ByteRange range;                  // from the start line to the end of the last line it owns
   std::vector<Command> commands;
   // Markdown fence around the start line, if any (used to place "insert end marker" fixes).
   std::optional<uint32_t> fence_close_line; // first line after the start that closes that fence
@@ -91,9 +97,9 @@ struct Diagnostic {
   std::string_view code; // a static name from diagnostics/codes (e.g. "HASH_MISMATCH")
   Severity severity = Severity::block_fatal;
   Dialect dialect = Dialect::telt;
-  int32_t block = -1;    // index into ParsedDocument::blocks, -1 when the error has no block
-  uint32_t line = 0;     // 0-based reported line; == line_count for end-of-input errors
-  ByteRange range;       // covered bytes; empty at the end of input
+  int32_t block = -1; // index into ParsedDocument::blocks, -1 when the error has no block
+  uint32_t line = 0;  // 0-based reported line; == line_count for end-of-input errors
+  ByteRange range;    // covered bytes; empty at the end of input
   std::string message;
   std::string fix_hint;
   std::vector<Fix> fixes; // the preferred one first

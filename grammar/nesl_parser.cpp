@@ -399,10 +399,10 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   duplicate_diag_ = legacy_diag_ = kNone;
   skip_ = {};
   quote_ = {};
-  pending_header_ = {};
+  if (pending_header_.active) pending_header_ = {};
 
-  if (const auto seen = seen_ids_.find(id_); seen != seen_ids_.end()) {
-    const uint32_t seen_line = seen->second;
+  if (const uint32_t* seen = seen_ids_.find(id_)) {
+    const uint32_t seen_line = *seen;
     duplicate_diag_ = report(
         ctx, kDuplicateBlockId, Severity::parameter_warning, block_, line.number, blk.id_range,
         "Block id '" + id_ + "' is already used by the block on line " +
@@ -530,7 +530,9 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
   }
 
   const int32_t block_before = block_;
-  if (trimmed.starts_with(era_->end_prefix)) {
+  // End markers and headers of every era start with '#'.
+  const bool hash_line = trimmed.front() == '#';
+  if (hash_line && trimmed.starts_with(era_->end_prefix)) {
     if (const auto r = nesl::match_end_marker(line.text, *era_)) {
       const std::string_view end_id = line.text.substr(r->begin, r->end - r->begin);
       id_refs_.push_back({line.begin + r->begin, line.begin + r->end});
@@ -549,7 +551,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
     } else {
       suspicious_end(line, ctx, trimmed);
     }
-  } else if (trimmed.starts_with(era_->header)) {
+  } else if (hash_line && trimmed.starts_with(era_->header)) {
     // A header of the block's own era: nesl-js reports the open block as not closed, even
     // when the header is malformed (then the block goes on).
     const nesl::HeaderMatch m = nesl::match_header(line.text, *era_);
@@ -564,7 +566,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
       close_block(ctx, std::nullopt);
       handle_header(line, ctx, era, true);
     }
-  } else if (const EraSyntax* other = nesl::header_era(trimmed);
+  } else if (const EraSyntax* other = hash_line ? nesl::header_era(trimmed) : nullptr;
              other && nesl::match_header(line.text, *other).matched &&
              nesl::is_valid_block_id(
                  line.text.substr(nesl::match_header(line.text, *other).id_begin,
@@ -623,7 +625,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
 }
 
 void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
-  Assignment a = nesl::parse_assignment(line.text);
+  Assignment a = nesl::parse_assignment(line.text, false, /*decode=*/false);
   const size_t base = line.begin;
   const size_t text_end = ctx.text.size();
   auto span = [&](size_t b, size_t e) { return ByteRange{base + b, std::min(base + e, text_end)}; };
@@ -632,7 +634,7 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
     const std::string key(line.text.substr(a.key_begin, a.key_end - a.key_begin));
     const std::string_view raw_key = line.text.substr(0, a.eq);
     const bool leading = a.key_begin > 0;
-    const auto key_err = nesl::key_error(key);
+    const auto key_err = a.key_plain ? std::nullopt : nesl::key_error(key);
     const bool key_valid = !key_err;
     const bool heredoc = a.kind == Assignment::Kind::heredoc;
     int key_diag = kNone;
@@ -679,11 +681,15 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
     if (!heredoc) {
       if (key_valid && !leading) {
         if (has_param(key)) duplicate();
-        std::string value = std::move(a.value);
         const ByteRange token = span(a.value_begin, a.value_end);
-        const bool is_slice = value == slice(ctx.text, token);
-        set_param(ctx, key, span(a.key_begin, a.key_end), token, line.number,
-                  is_slice ? "" : std::move(value), is_slice);
+        if (a.value_plain) {
+          set_param(ctx, key, span(a.key_begin, a.key_end), token, line.number, {}, false, true);
+        } else {
+          std::string value = std::move(a.value);
+          const bool is_slice = value == slice(ctx.text, token);
+          set_param(ctx, key, span(a.key_begin, a.key_end), token, line.number,
+                    is_slice ? "" : std::move(value), is_slice);
+        }
       }
       return;
     }
@@ -884,7 +890,7 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
   }
   if (body_begin_ == npos) body_begin_ = line.begin;
   body_end_ = line.end;
-  if (fence_close_begin_ == npos) {
+  if (fence_close_begin_ == npos && !line.text.empty() && line.text[0] == '#') {
     if (const auto r = nesl::match_end_marker(line.text, *era_);
         r && line.text.substr(r->begin, r->end - r->begin) == id_ && line.text.back() != '\'')
       body_end_marker_ = line.begin;
@@ -903,9 +909,9 @@ int NeslParser::find_param(std::string_view key) const {
   return -1;
 }
 
-void NeslParser::set_param(ParseContext& ctx, const std::string& key, ByteRange name_range,
-                           ByteRange value_range, uint32_t line, std::string decoded,
-                           bool is_slice) {
+void NeslParser::set_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
+                           ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
+                           bool in_quotes) {
   Command& c = ctx.out->blocks[static_cast<size_t>(block_)].commands.front();
   const int index = find_param(key);
   Parameter* p = nullptr;
@@ -922,8 +928,9 @@ void NeslParser::set_param(ParseContext& ctx, const std::string& key, ByteRange 
   p->value_range = value_range;
   p->decoded = std::move(decoded);
   p->value_is_slice = is_slice;
+  p->value_in_quotes = in_quotes;
   if (key == "action") {
-    c.name = std::string(p->value(ctx.text));
+    c.name.assign(p->value(ctx.text));
     c.name_range = value_range;
   }
 }

@@ -6,9 +6,9 @@
 #include "grammar/nesl_syntax.h"
 #include "grammar/parse_context.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace blockls {
@@ -73,6 +73,71 @@ private:
     size_t header_begin = 0;
   };
 
+  // Block ids seen so far -> the start line of the first block with that id. Ids are short
+  // (a valid one is 2-8 ASCII letters or digits), so each is packed into a 64-bit key of an
+  // open-addressing table: no allocation per block.
+  class IdTable {
+  public:
+    // The first start line of `id`, or nullptr.
+    const uint32_t* find(std::string_view id) const {
+      uint64_t key = 0;
+      if (keys_.empty() || !pack(id, &key)) return nullptr;
+      for (size_t i = slot(key);; i = (i + 1) & (keys_.size() - 1)) {
+        if (keys_[i] == key) return &lines_[i];
+        if (keys_[i] == 0) return nullptr;
+      }
+    }
+    size_t count(std::string_view id) const { return find(id) ? 1 : 0; }
+    // Records `id` unless it is there already (the first line is kept).
+    void emplace(std::string_view id, uint32_t line) {
+      uint64_t key = 0;
+      if (!pack(id, &key)) return; // never an id of an opened block
+      if ((size_ + 1) * 2 > keys_.size()) grow();
+      for (size_t i = slot(key);; i = (i + 1) & (keys_.size() - 1)) {
+        if (keys_[i] == key) return;
+        if (keys_[i] == 0) {
+          keys_[i] = key;
+          lines_[i] = line;
+          ++size_;
+          return;
+        }
+      }
+    }
+
+  private:
+    static bool pack(std::string_view id, uint64_t* key) {
+      if (id.empty() || id.size() > 8 || id.find('\0') != std::string_view::npos) return false;
+      uint64_t k = 0;
+      for (size_t i = 0; i < id.size(); ++i)
+        k |= static_cast<uint64_t>(static_cast<unsigned char>(id[i])) << (8 * i);
+      *key = k;
+      return true;
+    }
+    size_t slot(uint64_t key) const {
+      return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & (keys_.size() - 1);
+    }
+    void grow() {
+      std::vector<uint64_t> keys = std::move(keys_);
+      std::vector<uint32_t> lines = std::move(lines_);
+      keys_.assign(keys.empty() ? 64 : keys.size() * 2, 0);
+      lines_.assign(keys_.size(), 0);
+      size_ = 0;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        if (keys[i] == 0) continue;
+        size_t j = slot(keys[i]);
+        while (keys_[j] != 0)
+          j = (j + 1) & (keys_.size() - 1);
+        keys_[j] = keys[i];
+        lines_[j] = lines[i];
+        ++size_;
+      }
+    }
+
+    std::vector<uint64_t> keys_; // 0 = empty slot (no id packs to 0)
+    std::vector<uint32_t> lines_;
+    size_t size_ = 0;
+  };
+
   // Lines.
   void learn_newline(const LineRef& line, const ParseContext& ctx);
   void handle_header(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
@@ -87,8 +152,9 @@ private:
 
   // Block bookkeeping.
   void close_block(ParseContext& ctx, std::optional<uint32_t> end_line);
-  void set_param(ParseContext& ctx, const std::string& key, ByteRange name_range,
-                 ByteRange value_range, uint32_t line, std::string decoded, bool is_slice);
+  void set_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
+                 ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
+                 bool in_quotes = false);
   // Index of `key` in the parameters of the last block opened (its only command), or -1.
   int find_param(std::string_view key) const;
   bool has_param(std::string_view key) const { return find_param(key) >= 0; }
@@ -137,7 +203,7 @@ private:
   size_t body_end_marker_ = npos; // last body line equal to the end marker (fix anchor)
 
   // Document.
-  std::unordered_map<std::string, uint32_t> seen_ids_; // NESL block id -> first start line
+  IdTable seen_ids_; // NESL block id -> first start line
   PendingHeader pending_header_;
   size_t prev_line_begin_ = 0;
   std::string nl_ = "\n"; // the document's line break, for inserted lines

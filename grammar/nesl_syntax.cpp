@@ -4,6 +4,7 @@
 #include "grammar/unicode.h"
 
 #include <array>
+#include <cstring>
 
 namespace blockls::nesl {
 namespace {
@@ -415,8 +416,89 @@ std::string escape_invalid_json(std::string_view body) {
   return out;
 }
 
-Assignment parse_assignment(std::string_view line, bool strict_colon_equals) {
+namespace {
+
+bool is_key_start(unsigned char c) {
+  return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+bool is_key_char(unsigned char c) {
+  return is_key_start(c) || (c >= '0' && c <= '9');
+}
+bool is_ascii_js_space(unsigned char c) {
+  return c == ' ' || (c >= 0x09 && c <= 0x0D);
+}
+
+// The common shapes in one walk over the line: `key = "body"` (no escape or control character
+// in the body) and `key = <<'DELIM'`, with an ASCII word key at column 0, ASCII blanks around
+// the value and no `:=` anywhere. Fills `a` exactly as the general rules below would; false
+// leaves the line to them.
+bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
+  const size_t n = line.size();
+  const char* s = line.data();
+  if (n == 0 || !is_key_start(static_cast<unsigned char>(s[0]))) return false;
+  size_t i = 1;
+  while (i < n && is_key_char(static_cast<unsigned char>(s[i])))
+    ++i;
+  const size_t key_end = i;
+  if (key_end > 256) return false;
+  while (i < n && (s[i] == ' ' || s[i] == '\t'))
+    ++i;
+  if (i >= n || s[i] != '=') return false;
+  const size_t eq = i++;
+  if (i < n && s[i] == '>') return false;
+  for (const char* c = static_cast<const char*>(std::memchr(s + i, ':', n - i)); c != nullptr;
+       c = static_cast<const char*>(std::memchr(c + 1, ':', static_cast<size_t>(s + n - c - 1))))
+    if (c + 1 < s + n && c[1] == '=') return false;
+  while (i < n && is_ascii_js_space(static_cast<unsigned char>(s[i])))
+    ++i;
+  if (i >= n) return false;
+  const size_t value_begin = i;
+  size_t close = 0;
+  Assignment::Kind kind = Assignment::Kind::quoted;
+  if (s[i] == '"') {
+    size_t j = i + 1;
+    while (j < n) {
+      const unsigned char c = static_cast<unsigned char>(s[j]);
+      if (c == '"') break;
+      if (c == '\\' || c < 0x20) return false;
+      ++j;
+    }
+    if (j >= n) return false;
+    close = j;
+  } else if (s[i] == '<') {
+    if (i + 2 >= n || s[i + 1] != '<' || s[i + 2] != '\'') return false;
+    const void* q = std::memchr(s + i + 3, '\'', n - i - 3);
+    if (q == nullptr) return false;
+    close = static_cast<size_t>(static_cast<const char*>(q) - s);
+    if (close == i + 3) return false;
+    kind = Assignment::Kind::heredoc;
+  } else {
+    return false;
+  }
+  for (size_t k = close + 1; k < n; ++k)
+    if (!is_ascii_js_space(static_cast<unsigned char>(s[k]))) return false;
+  a->kind = kind;
+  a->eq = eq;
+  a->key_begin = 0;
+  a->key_end = key_end;
+  a->key_plain = true;
+  if (kind == Assignment::Kind::heredoc) {
+    a->value_begin = value_begin + 3;
+    a->value_end = close;
+    return true;
+  }
+  a->value_begin = value_begin;
+  a->value_end = close + 1;
+  a->value_plain = true;
+  if (decode) a->value.assign(s + value_begin + 1, close - value_begin - 1);
+  return true;
+}
+
+} // namespace
+
+Assignment parse_assignment(std::string_view line, bool strict_colon_equals, bool decode) {
   Assignment a;
+  if (parse_plain_assignment(line, decode, &a)) return a;
   constexpr size_t npos = std::string_view::npos;
   const size_t arrow = line.find("=>");
   const size_t eq = line.find('=');

@@ -75,8 +75,15 @@ struct Assignment {
   size_t value_begin = 0, value_end = 0; // quoted token incl. quotes / delimiter (no quotes)
   std::string value;                     // decoded string (quoted; TRAILING_CONTENT too)
   bool value_decoded = false;            // TRAILING_CONTENT: the quoted part was valid JSON
+  // Quoted: the body has no escape or control character, so the value is the token without
+  // its quotes (and `value` is left empty when decoding was not asked for).
+  bool value_plain = false;
+  // The key is an ASCII word of at most 256 bytes at column 0: key_error() has nothing to say.
+  bool key_plain = false;
 };
 // `strict_colon_equals`: report `:=` even inside a quoted value, as nesl-js does.
-Assignment parse_assignment(std::string_view line, bool strict_colon_equals = false);
+// `decode`: false leaves `value` empty when `value_plain` (the caller slices the token).
+Assignment parse_assignment(std::string_view line, bool strict_colon_equals = false,
+                            bool decode = true);
 
 } // namespace blockls::nesl

@@ -75,10 +75,6 @@ std::string replacement_hash(std::string_view bad, std::string_view block_text) 
 
 } // namespace
 
-bool TeltParser::is_start_line(std::string_view line) {
-  return telt::parse_start(line).has_value();
-}
-
 void TeltParser::report(ParseContext& ctx, Diagnostic diagnostic) {
   diagnostic.dialect = Dialect::telt;
   ctx.out->diagnostics.push_back(std::move(diagnostic));
@@ -189,13 +185,25 @@ void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, P
 void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
   if (state_ == State::outside || is_phantom(line)) return;
   if (block(ctx).fence_close_line == line.number) fence_close_begin_ = line.begin;
-  if (auto start = telt::parse_start(line.text)) {
-    report_unclosed(&line, ctx);
-    close_block(ctx);
-    open_block(line, *start, ctx);
-    return;
+  const std::string_view t = line.text;
+  if (t.size() >= 2 && t[0] == '#' && t[1] == '!') { // every START shape begins so
+    if (auto start = telt::parse_start(t)) {
+      report_unclosed(&line, ctx);
+      close_block(ctx);
+      open_block(line, *start, ctx);
+      return;
+    }
   }
   block(ctx).range.end = line.end;
+  // Besides START, only COMMAND lines (`=` first) and delimiters or their near misses (`-`
+  // after blanks) are syntax: anything else is content.
+  size_t indent = 0;
+  while (indent < t.size() && (t[indent] == ' ' || t[indent] == '\t'))
+    ++indent;
+  if ((t.empty() || t[0] != '=') && (indent >= t.size() || t[indent] != '-')) {
+    on_content(line, ctx);
+    return;
+  }
   if (auto command = telt::parse_command(line.text)) {
     Command c;
     c.name =

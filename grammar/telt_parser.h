@@ -14,7 +14,11 @@ namespace blockls {
 class TeltParser {
 public:
   // True when `line` is a TELT start line or a near miss of one (it would open a block).
-  static bool is_start_line(std::string_view line);
+  static bool is_start_line(std::string_view line) {
+    // Every START shape and near miss begins with `#!` (checked here first: this runs on
+    // every line of an open NESL block).
+    return line.size() >= 2 && line[0] == '#' && line[1] == '!' && telt::parse_start(line);
+  }
 
   bool in_block() const { return state_ != State::outside; }
   // Outside every block: returns true when the line is TELT's (opens a block, or is a
