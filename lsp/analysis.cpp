@@ -1,5 +1,5 @@
-// Runs the engine for the language server: the same check_document, build_plan and
-// simulate_plan the CLI uses, with the settings of the session.
+// Runs the engine for the language server: the same check_with_verified_fixes, build_plan and
+// simulation the CLI uses, with the settings of the session.
 #include "lsp/analysis.h"
 
 #include "fixits/verify_fixes.h"
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <sys/stat.h>
 
 namespace blockls::lsp {
 namespace {
@@ -30,7 +31,85 @@ std::unique_ptr<ActionCatalog> load_catalog(const std::string& schema, std::stri
   return catalog;
 }
 
+// lstat of `path`: false when it does not exist (or cannot be examined).
+bool lstat_path(const std::string& path, struct stat* st) {
+  return ::lstat(path.c_str(), st) == 0;
+}
+
 } // namespace
+
+CachedDiskSource::Key CachedDiskSource::key_of(const struct stat& st) {
+  Key key;
+  key.size = st.st_size;
+  key.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  key.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  key.ino = st.st_ino;
+  key.dev = st.st_dev;
+  key.mode = st.st_mode;
+  return key;
+}
+
+apply::FileState CachedDiskSource::read(const std::string& path) const {
+  // What apply::DiskSource::read returns, with one lstat for the common cases.
+  struct stat st {};
+  if (!lstat_path(path, &st)) return {}; // missing
+  if (S_ISDIR(st.st_mode)) {
+    apply::FileState s;
+    s.kind = apply::FileState::Kind::directory;
+    s.mode = st.st_mode & 07777;
+    return s;
+  }
+  if (!S_ISREG(st.st_mode)) return disk_.read(path); // symlinks and others: not cached
+  const Key key = key_of(st);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(path);
+    if (it != entries_.end() && it->second.key == key) {
+      ++stats_.hits;
+      apply::FileState s;
+      s.kind = apply::FileState::Kind::file;
+      s.content = *it->second.content;
+      s.mode = key.mode & 07777;
+      return s;
+    }
+  }
+  apply::FileState s = disk_.read(path);
+  // Cached only when the file did not change while it was read.
+  struct stat again {};
+  if (s.kind != apply::FileState::Kind::file || !lstat_path(path, &again) ||
+      !S_ISREG(again.st_mode) || !(key_of(again) == key) ||
+      static_cast<int64_t>(s.content.size()) != key.size)
+    return s;
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.misses;
+  if (auto it = entries_.find(path); it != entries_.end()) {
+    stats_.bytes -= it->second.content->size();
+    entries_.erase(it);
+  }
+  if (s.content.size() > max_bytes_) return s;
+  if (stats_.bytes + s.content.size() > max_bytes_) { // simple bound: start over
+    entries_.clear();
+    stats_.bytes = 0;
+  }
+  entries_.emplace(path, Entry{key, std::make_shared<const std::string>(s.content)});
+  stats_.bytes += s.content.size();
+  return s;
+}
+
+std::vector<std::string> CachedDiskSource::list_tree(const std::string& dir) const {
+  return disk_.list_tree(dir);
+}
+
+void CachedDiskSource::clear() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  entries_.clear();
+  stats_.bytes = 0;
+}
+
+CachedDiskSource::Stats CachedDiskSource::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
 
 std::shared_ptr<const AnalysisContext>
 make_context(const Settings& settings, const std::vector<std::string>& workspace_roots) {
@@ -82,6 +161,13 @@ size_t Analysis::block_errors(int b) const {
                     [&](const Diagnostic& d) { return d.block == b && is_error(d.severity); }));
 }
 
+const apply::Plan& Analysis::plan() const {
+  std::call_once(plan_once_, [this] {
+    if (!too_large) plan_ = apply::build_plan(*text, checked, *context->catalog);
+  });
+  return plan_;
+}
+
 const apply::BlockSimulation* Analysis::block_simulation(int b) const {
   if (!simulation) return nullptr;
   for (const apply::BlockSimulation& s : simulation->blocks)
@@ -89,9 +175,40 @@ const apply::BlockSimulation* Analysis::block_simulation(int b) const {
   return nullptr;
 }
 
+apply::Simulation simulate_plan_by_block(const apply::SimulationInput& input, apply::Plan& plan,
+                                         const apply::FileSource& source) {
+  // The actions of each planned block (simulate_block runs, in plan order, the actions of
+  // `input.plan` whose block matches).
+  std::map<int, std::vector<size_t>> by_block;
+  for (size_t i = 0; i < plan.actions.size(); ++i)
+    by_block[plan.actions[i].block].push_back(i);
+  apply::Simulation sim;
+  apply::Overlay state(source);
+  apply::Plan scratch;
+  apply::SimulationInput scratch_input = input;
+  scratch_input.plan = &scratch;
+  for (int block : plan.planned_blocks) {
+    const std::vector<size_t>& indices = by_block[block];
+    scratch.actions.clear();
+    for (size_t i : indices)
+      scratch.actions.push_back(std::move(plan.actions[i]));
+    apply::BlockSimulation result =
+        apply::simulate_block(scratch_input, block, state, &sim.diagnostics, &state);
+    for (size_t k = 0; k < indices.size(); ++k)
+      plan.actions[indices[k]] = std::move(scratch.actions[k]);
+    for (apply::ActionOutcome& o : result.actions) {
+      const size_t k = static_cast<size_t>(o.action - scratch.actions.data());
+      o.action = &plan.actions[indices[k]];
+    }
+    sim.blocks.push_back(std::move(result));
+  }
+  return sim;
+}
+
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
-                                        std::shared_ptr<const AnalysisContext> context) {
+                                        std::shared_ptr<const AnalysisContext> context,
+                                        std::shared_ptr<const apply::FileSource> files) {
   const auto started = std::chrono::steady_clock::now();
   auto a = std::make_shared<Analysis>();
   a->text = std::move(text);
@@ -108,20 +225,26 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
     options.parse.nesl = a->context->settings.nesl;
     options.catalog = a->context->catalog.get();
     a->checked = check_with_verified_fixes(source, options);
-    a->plan = apply::build_plan(source, a->checked, *a->context->catalog);
     a->diagnostics = a->checked.diagnostics;
-    if (a->context->apply_config && !a->plan.actions.empty()) {
-      apply::SimulationInput input{source, &a->checked, &a->plan, &*a->context->apply_config};
-      apply::DiskSource disk;
-      a->simulation = apply::simulate_plan(input, disk);
-      if (!a->simulation->diagnostics.empty()) {
-        a->diagnostics.insert(a->diagnostics.end(), a->simulation->diagnostics.begin(),
-                              a->simulation->diagnostics.end());
-        std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(),
-                         [](const Diagnostic& x, const Diagnostic& y) {
-                           if (x.line != y.line) return x.line < y.line;
-                           return x.range.begin < y.range.begin;
-                         });
+    if (a->context->apply_config) {
+      // The workspace diagnostics are published: the plan and its simulation are needed now.
+      // Built here (on the worker, before anyone else sees `a`), so plan() returns it as is.
+      apply::Plan& plan = a->plan_;
+      std::call_once(a->plan_once_,
+                     [&] { plan = apply::build_plan(source, a->checked, *a->context->catalog); });
+      if (!plan.actions.empty()) {
+        apply::SimulationInput input{source, &a->checked, &plan, &*a->context->apply_config};
+        apply::DiskSource disk;
+        a->simulation = simulate_plan_by_block(input, plan, files ? *files : disk);
+        if (!a->simulation->diagnostics.empty()) {
+          a->diagnostics.insert(a->diagnostics.end(), a->simulation->diagnostics.begin(),
+                                a->simulation->diagnostics.end());
+          std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(),
+                           [](const Diagnostic& x, const Diagnostic& y) {
+                             if (x.line != y.line) return x.line < y.line;
+                             return x.range.begin < y.range.begin;
+                           });
+        }
       }
     }
   }

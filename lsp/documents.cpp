@@ -1,9 +1,29 @@
 // Incremental sync: each change is applied against the text left by the previous one, its
 // range validated in the negotiated encoding (columns past a line end clamp to it, as the
 // spec says; a line past the end, a reversed range or a mistyped field rejects the batch).
+// A ranged change copies the text once and updates the line index from the old one (line
+// starts are the bytes after each "\n": those before the range stay, those after it shift,
+// the inserted text's are added) instead of scanning the whole text again.
 #include "lsp/documents.h"
 
 namespace blockls::lsp {
+
+LineIndex edit_line_index(const LineIndex& old, ByteRange range, std::string_view inserted) {
+  const uint32_t first = old.line_of(range.begin); // starts 1..first are <= range.begin
+  const uint32_t last = old.line_of(range.end);    // starts after `last` are > range.end
+  size_t added = 0;
+  for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
+    ++added;
+  LineIndex out;
+  out.reserve(first + 1 + added + (old.line_count() - last - 1));
+  for (uint32_t l = 1; l <= first; ++l)
+    out.add_line_start(old.line_start(l));
+  for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
+    out.add_line_start(range.begin + pos + 1);
+  for (uint32_t l = last + 1; l < old.line_count(); ++l)
+    out.add_line_start(old.line_start(l) - range.end + range.begin + inserted.size());
+  return out;
+}
 
 DocumentText DocumentText::from(std::string text) {
   DocumentText d;
@@ -16,6 +36,7 @@ DocumentText DocumentText::from(std::string text) {
 bool apply_content_changes(const DocumentText& current, const json& changes,
                            PositionEncoding encoding, DocumentText* out, std::string* error) {
   DocumentText doc = current;
+  std::shared_ptr<std::string> owned; // doc.text when this batch created it
   if (!changes.is_array()) {
     *error = "contentChanges is not an array";
     return false;
@@ -31,6 +52,7 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
     auto range_it = change.find("range");
     if (range_it == change.end() || range_it->is_null()) {
       doc = DocumentText::from(text);
+      owned = nullptr;
       continue;
     }
     std::optional<ByteRange> range;
@@ -45,12 +67,17 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
                std::to_string(doc.lines->line_count()) + " lines) or reversed";
       return false;
     }
-    std::string next;
-    next.reserve(doc.text->size() - range->size() + text.size());
-    next.append(*doc.text, 0, range->begin);
-    next.append(text);
-    next.append(*doc.text, range->end, std::string::npos);
-    doc = DocumentText::from(std::move(next));
+    doc.lines = std::make_shared<const LineIndex>(edit_line_index(*doc.lines, *range, text));
+    if (owned) { // a text this batch made, not shared yet: edited in place
+      owned->replace(range->begin, range->size(), text);
+      continue;
+    }
+    owned = std::make_shared<std::string>();
+    owned->reserve(doc.text->size() - range->size() + text.size());
+    owned->append(*doc.text, 0, range->begin);
+    owned->append(text);
+    owned->append(*doc.text, range->end, std::string::npos);
+    doc.text = owned;
   }
   *out = std::move(doc);
   return true;

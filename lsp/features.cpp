@@ -308,7 +308,7 @@ json code_lenses(const FeatureContext& ctx) {
     json command;
     if (errors == 0) {
       const size_t actions = static_cast<size_t>(std::count_if(
-          ctx.analysis.plan.actions.begin(), ctx.analysis.plan.actions.end(),
+          ctx.analysis.plan().actions.begin(), ctx.analysis.plan().actions.end(),
           [&](const apply::PlannedAction& a) { return a.block == static_cast<int>(b); }));
       command = {{"title", "▶ Apply block (" + count_noun(actions, "action") + ")"},
                  {"command", "blockls.executeBlock"},
@@ -335,7 +335,7 @@ json document_symbols(const FeatureContext& ctx) {
     for (size_t c = 0; c < block.commands.size(); ++c) {
       const Command& command = block.commands[c];
       std::string name = command.name.empty() ? "(no action)" : command.name;
-      for (const apply::PlannedAction& a : ctx.analysis.plan.actions)
+      for (const apply::PlannedAction& a : ctx.analysis.plan().actions)
         if (a.block == static_cast<int>(b) && a.command == static_cast<int>(c)) name = a.action;
       const std::string path = path_of(text, command);
       if (!path.empty()) name += " " + path;
@@ -398,12 +398,12 @@ json hover(const FeatureContext& ctx, Position position) {
         md << "- line " << d.line + 1 << ": " << d.message << " `" << d.code << "`\n";
   } else {
     size_t count = 0;
-    for (const apply::PlannedAction& pa : a.plan.actions)
+    for (const apply::PlannedAction& pa : a.plan().actions)
       count += pa.block == b;
     md << " — ▶ " << count_noun(count, "action") << "\n\n";
     const apply::BlockSimulation* sim = a.block_simulation(b);
     if (!sim) {
-      for (const apply::PlannedAction& pa : a.plan.actions) {
+      for (const apply::PlannedAction& pa : a.plan().actions) {
         if (pa.block != b) continue;
         md << pa.seq << ". `" << pa.action << "`";
         if (const std::string* p = pa.param("path")) md << " " << *p;

@@ -86,7 +86,7 @@ void Scheduler::start(const std::string& uri) {
   entry.running = true;
   boost::asio::post(worker_, [this, uri, job = std::move(job)] {
     std::shared_ptr<const Analysis> result = job();
-    boost::asio::post(io_, [this, uri, result] {
+    boost::asio::post(io_, [this, uri, result = std::move(result)]() mutable {
       auto it = entries_.find(uri);
       if (it != entries_.end()) {
         it->second.running = false;
@@ -99,7 +99,7 @@ void Scheduler::start(const std::string& uri) {
           update(uri, std::move(next));
         }
       }
-      done_(uri, result);
+      done_(uri, std::move(result)); // the server holds the only reference now
     });
   });
 }

@@ -1,7 +1,10 @@
 // The language server proper. Threads: the transport's reader thread only posts frames into
 // the io_context; everything else (documents, dispatch, replies, publishing) runs on the io
-// thread; analyses run on the scheduler's worker. Every request is answered exactly once:
-// `in_flight_` holds the requests not yet answered, and reply() refuses a second answer.
+// thread; analyses run on the scheduler's worker. A replaced analysis is freed after the new
+// one is published (freeing a large document's analysis takes milliseconds; a separate thread
+// for it was measured slower: cross-thread frees contend on malloc's arena). Every request is
+// answered exactly once: `in_flight_` holds the requests not yet answered, and reply() refuses a
+// second answer.
 #include "lsp/server.h"
 
 #include "apply/disk_backend.h"
@@ -20,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 
 namespace blockls::lsp {
 namespace {
@@ -567,9 +571,10 @@ private:
 
   void schedule(Doc& doc) {
     doc.generation = ++generation_;
-    scheduler_.update(doc.uri,
-                      [text = doc.text.text, version = doc.version, generation = doc.generation,
-                       context = context_] { return analyze(text, version, generation, context); });
+    scheduler_.update(doc.uri, [text = doc.text.text, version = doc.version,
+                                generation = doc.generation, context = context_, files = files_] {
+      return analyze(text, version, generation, context, files);
+    });
   }
 
   void reschedule_all() {
@@ -579,17 +584,18 @@ private:
 
   void files_changed(const std::string& why) {
     log(LogLevel::info, why + ": workspace checks run again");
+    files_->clear();
     reschedule_all();
   }
 
   void did_open(const json& params) {
     const std::string uri = require_string(params, "textDocument.uri");
-    const std::string text = require_string(params, "textDocument.text");
+    std::string text = require_string(params, "textDocument.text");
     const int64_t version = require_int(params, "textDocument.version");
     Doc& doc = docs_[uri];
     doc.uri = uri;
     doc.version = version;
-    doc.text = DocumentText::from(text);
+    doc.text = DocumentText::from(std::move(text));
     doc.desynced = false;
     schedule(doc);
   }
@@ -664,10 +670,12 @@ private:
       }
     }
     // Without file watching, a save is when workspace checks are refreshed.
-    if (!watching_files_)
+    if (!watching_files_) {
       files_changed("saved " + uri);
-    else if (doc)
+    } else if (doc) {
+      files_->clear();
       schedule(*doc);
+    }
   }
 
   void did_close(const json& params) {
@@ -698,7 +706,8 @@ private:
       log(LogLevel::debug, uri + ": dropped a superseded analysis");
       return check_sync();
     }
-    doc->analysis = a;
+    // The previous analysis is freed after publishing, not before.
+    std::shared_ptr<const Analysis> previous = std::exchange(doc->analysis, a);
     log(LogLevel::debug, uri + ": analysed version " + std::to_string(a->version) + " in " +
                              std::to_string(a->elapsed.count()) + " us");
     json diagnostics = diagnostics_json(features(uri, *a));
@@ -717,6 +726,7 @@ private:
     }
     notify("textDocument/publishDiagnostics",
            {{"uri", uri}, {"version", a->version}, {"diagnostics", std::move(diagnostics)}});
+    previous.reset();
     std::vector<Waiter> waiters = std::move(doc->waiters);
     doc->waiters.clear();
     for (Waiter& w : waiters) {
@@ -837,7 +847,7 @@ private:
     const auto& blocks = a->checked.parsed.blocks;
     std::vector<int> targets;
     if (all) {
-      for (int b : a->plan.planned_blocks)
+      for (int b : a->plan().planned_blocks)
         if (a->block_errors(b) == 0) targets.push_back(b);
       if (targets.empty())
         return reply_error(id, kRequestFailed, "No valid block to apply; nothing was changed.");
@@ -931,7 +941,8 @@ private:
       return reply_error(id, kRequestFailed,
                          "Cannot lock the workspace: " + error + "; nothing was changed.");
     }
-    const apply::SimulationInput input{*a->text, &a->checked, &a->plan, &*a->context->apply_config};
+    const apply::SimulationInput input{*a->text, &a->checked, &a->plan(),
+                                       &*a->context->apply_config};
     json results = json::array();
     json touched = json::array();
     bool applied = true;
@@ -1002,6 +1013,7 @@ private:
   StdioTransport transport_;
   Scheduler scheduler_;
   std::shared_ptr<const AnalysisContext> context_;
+  std::shared_ptr<CachedDiskSource> files_ = std::make_shared<CachedDiskSource>();
 
   bool initialized_ = false, shutdown_ = false;
   int exit_code_ = 1;
