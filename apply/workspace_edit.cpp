@@ -4,6 +4,7 @@
 #include "apply/workspace_edit.h"
 
 #include "grammar/line_index.h"
+#include "grammar/text_edit.h"
 
 #include <fmt/format.h>
 
@@ -17,18 +18,8 @@ nlohmann::json position(std::string_view text, const LineIndex& lines, size_t of
 }
 
 nlohmann::json text_edit(std::string_view before, std::string_view after, bool utf8) {
-  size_t prefix = 0;
-  while (prefix < before.size() && prefix < after.size() && before[prefix] == after[prefix])
-    ++prefix;
-  // Keep a UTF-8 sequence whole: back up to a lead byte.
-  while (prefix > 0 && (static_cast<unsigned char>(before[prefix]) & 0xC0) == 0x80)
-    --prefix;
-  size_t suffix = 0;
-  while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
-         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
-    ++suffix;
-  while (suffix > 0 && (static_cast<unsigned char>(before[before.size() - suffix]) & 0xC0) == 0x80)
-    --suffix;
+  const ByteRange span = differing_span(before, after);
+  const size_t prefix = span.begin, suffix = before.size() - span.end;
   const LineIndex lines(before);
   return {{"range",
            {{"start", position(before, lines, prefix, utf8)},

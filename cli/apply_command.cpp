@@ -10,7 +10,7 @@
 #include "apply/workspace_check.h"
 #include "cli/app.h"
 #include "cli/text_report.h"
-#include "cli/unified_diff.h"
+#include "fixits/unified_diff.h"
 #include "diagnostics/json_report.h"
 
 #include <filesystem>

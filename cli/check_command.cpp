@@ -7,7 +7,7 @@
 #include "cli/apply_command.h"
 #include "cli/sarif_report.h"
 #include "cli/text_report.h"
-#include "cli/unified_diff.h"
+#include "fixits/unified_diff.h"
 #include "diagnostics/check.h"
 #include "diagnostics/json_report.h"
 #include "fixits/apply_fixes.h"

@@ -10,7 +10,8 @@ bool apply_edits(std::string_view text, std::span<const TextEdit> edits, std::st
                  size_t base) {
   std::vector<const TextEdit*> sorted;
   sorted.reserve(edits.size());
-  for (const TextEdit& e : edits) sorted.push_back(&e);
+  for (const TextEdit& e : edits)
+    sorted.push_back(&e);
   std::sort(sorted.begin(), sorted.end(),
             [](const TextEdit* a, const TextEdit* b) { return a->range.begin < b->range.begin; });
   for (size_t i = 0; i < sorted.size(); ++i) {
@@ -32,6 +33,22 @@ bool apply_edits(std::string_view text, std::span<const TextEdit> edits, std::st
   result.append(text.substr(pos));
   *out = std::move(result);
   return true;
+}
+
+ByteRange differing_span(std::string_view before, std::string_view after) {
+  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  size_t prefix = 0;
+  while (prefix < before.size() && prefix < after.size() && before[prefix] == after[prefix])
+    ++prefix;
+  while (prefix > 0 && prefix < before.size() && continuation(before[prefix]))
+    --prefix;
+  size_t suffix = 0;
+  while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
+         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
+    ++suffix;
+  while (suffix > 0 && continuation(before[before.size() - suffix]))
+    --suffix;
+  return {prefix, before.size() - suffix};
 }
 
 } // namespace blockls

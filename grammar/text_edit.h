@@ -16,4 +16,10 @@ namespace blockls {
 bool apply_edits(std::string_view text, std::span<const TextEdit> edits, std::string* out,
                  size_t base = 0);
 
+// The smallest span of `before` that differs from `after` (common prefix and suffix removed,
+// kept on UTF-8 boundaries): replacing it with `after.substr(span.begin, after.size() -
+// (before.size() - span.end) - span.begin)` turns `before` into `after`. One edit instead of a
+// whole-document replacement keeps editors' cursors and undo history intact.
+ByteRange differing_span(std::string_view before, std::string_view after);
+
 } // namespace blockls

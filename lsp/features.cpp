@@ -3,9 +3,10 @@
 
 #include "diagnostics/codes.h"
 #include "fixits/apply_fixes.h"
+#include "fixits/unified_diff.h"
+#include "grammar/text_edit.h"
 
 #include <algorithm>
-#include <dtl/dtl.hpp>
 #include <set>
 #include <sstream>
 
@@ -77,33 +78,6 @@ std::string path_of(const std::string_view text, const Command& command) {
     }
   }
   return "";
-}
-
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> lines;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    const size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) {
-      lines.emplace_back(std::string(text.substr(pos)) + "\n\\ No newline at end of file");
-      break;
-    }
-    lines.emplace_back(text.substr(pos, nl - pos));
-    pos = nl + 1;
-  }
-  return lines;
-}
-
-std::string unified_diff(std::string_view before, std::string_view after, const std::string& from,
-                         const std::string& to) {
-  const std::vector<std::string> a = split_lines(before), b = split_lines(after);
-  dtl::Diff<std::string, std::vector<std::string>> diff(a, b);
-  diff.compose();
-  diff.composeUnifiedHunks();
-  std::ostringstream out;
-  out << "--- " << from << '\n' << "+++ " << to << '\n';
-  diff.printUnifiedFormat(out);
-  return out.str();
 }
 
 // Keeps a hover readable: at most `max_lines` lines.
@@ -283,17 +257,8 @@ json fix_all_edit(const FeatureContext& ctx) {
   std::string after;
   if (apply_preferred_fixes(before, ctx.analysis.diagnostics, &after) == 0) return nullptr;
   // One edit over the bytes that differ.
-  size_t prefix = 0;
-  while (prefix < before.size() && prefix < after.size() && before[prefix] == after[prefix])
-    ++prefix;
-  while (prefix > 0 && (static_cast<unsigned char>(before[prefix]) & 0xC0) == 0x80)
-    --prefix;
-  size_t suffix = 0;
-  while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
-         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
-    ++suffix;
-  while (suffix > 0 && (static_cast<unsigned char>(before[before.size() - suffix]) & 0xC0) == 0x80)
-    --suffix;
+  const ByteRange span = differing_span(before, after);
+  const size_t prefix = span.begin, suffix = before.size() - span.end;
   const json edit = {{"range", ctx.mapper().range_json({prefix, before.size() - suffix})},
                      {"newText", after.substr(prefix, after.size() - suffix - prefix)}};
   return document_edit(ctx, json::array({edit}));

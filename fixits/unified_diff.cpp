@@ -1,13 +1,12 @@
 // Unified diff on top of dtl (Debian's libdtl-dev): the line sequence diff and hunk
 // composition come from dtl; we only split lines and write the headers.
-#include "cli/unified_diff.h"
+#include "fixits/unified_diff.h"
 
 #include <dtl/dtl.hpp>
-
 #include <sstream>
 #include <vector>
 
-namespace blockls::cli {
+namespace blockls {
 namespace {
 
 std::vector<std::string> split_lines(std::string_view text) {
@@ -27,8 +26,8 @@ std::vector<std::string> split_lines(std::string_view text) {
 
 } // namespace
 
-std::string unified_diff(std::string_view before, std::string_view after, const std::string& from_label,
-                         const std::string& to_label) {
+std::string unified_diff(std::string_view before, std::string_view after,
+                         const std::string& from_label, const std::string& to_label) {
   if (before == after) return {};
   const std::vector<std::string> a = split_lines(before), b = split_lines(after);
   dtl::Diff<std::string, std::vector<std::string>> diff(a, b);
@@ -40,4 +39,4 @@ std::string unified_diff(std::string_view before, std::string_view after, const 
   return out.str();
 }
 
-} // namespace blockls::cli
+} // namespace blockls
