@@ -9,9 +9,10 @@
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
+#include <poll.h>
 #include <random>
+#include <sys/inotify.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace blockls::test;
@@ -105,6 +106,46 @@ bool has_temp_files(const std::string& root) {
   return false;
 }
 
+// Counts the filesystem events a running apply causes in the root and its subdirectories, so
+// a kill can land after the k-th event: random moments chosen by the child's own progress,
+// waited for on events, not on time.
+class ProgressWatch {
+public:
+  explicit ProgressWatch(const std::string& root) : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+    const uint32_t mask = IN_CREATE | IN_MODIFY | IN_MOVED_TO | IN_DELETE | IN_CLOSE_WRITE;
+    ::inotify_add_watch(fd_, root.c_str(), mask);
+    for (const auto& e : std::filesystem::directory_iterator(root))
+      if (e.is_directory()) ::inotify_add_watch(fd_, e.path().c_str(), mask);
+  }
+  ~ProgressWatch() { ::close(fd_); }
+
+  // Waits until `events` events were seen or the child `pid` has exited; returns the count.
+  size_t wait_for(size_t events, pid_t pid) {
+    alignas(inotify_event) char buf[16384];
+    while (seen_ < events) {
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 200) == 0) { // no event for a while: is the child still running?
+        siginfo_t info{};
+        if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == pid)
+          break;
+        continue;
+      }
+      const ssize_t n = ::read(fd_, buf, sizeof buf);
+      for (ssize_t off = 0; off < n;) {
+        const auto* ev = reinterpret_cast<const inotify_event*>(buf + off);
+        ++seen_;
+        off += static_cast<ssize_t>(sizeof(inotify_event) + ev->len);
+      }
+    }
+    return seen_;
+  }
+
+private:
+  int fd_;
+  size_t seen_ = 0;
+};
+
 } // namespace
 
 TEST_CASE("SIGKILL during apply: files are old or new, and recovery makes the block all or nothing",
@@ -113,27 +154,34 @@ TEST_CASE("SIGKILL during apply: files are old or new, and recovery makes the bl
   const std::string root = base + "/root", doc = base + "/t.md";
   write_text(doc, transcript());
 
-  // An uninterrupted run, to know how long one takes.
+  // An uninterrupted run, to count the filesystem events one apply causes.
   reset(root);
-  const auto t0 = std::chrono::steady_clock::now();
-  const ProcessResult full = run_blockls({"apply", "--root", root, doc});
-  const auto full_us =
-      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
-          .count();
-  REQUIRE(full.exit_code == 0);
+  size_t full_events = 0;
+  {
+    ProgressWatch watch(root);
+    const pid_t pid = spawn({"apply", "--root", root, doc});
+    full_events = watch.wait_for(SIZE_MAX, pid);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+  }
   REQUIRE(check_files(root) == State::all_new);
+  REQUIRE(full_events > 20);
 
   std::mt19937 rng(20240601);
-  std::uniform_int_distribution<long> delay(0, std::max<long>(full_us * 12 / 10, 2000));
   int interrupted = 0, completed = 0, untouched = 0;
   const auto start = std::chrono::steady_clock::now();
   const int kRuns = 52;
   for (int run = 0; run < kRuns; ++run) {
     reset(root);
+    ProgressWatch watch(root);
     const pid_t pid = spawn({"apply", "--root", root, doc});
-    // The wait only picks the random moment of the kill (the issue's "SIGKILL at random
-    // moments"); nothing is asserted about time, and every outcome is checked for validity.
-    std::this_thread::sleep_for(std::chrono::microseconds(delay(rng)));
+    // Stratified: run r kills at a random event within the r-th slice of [0, 1.1 x events],
+    // so the kills cover the start, every stage of the block and a completed run.
+    const size_t span = full_events * 11 / 10 + 1;
+    const size_t k = span * run / kRuns + rng() % std::max<size_t>(1, span / kRuns);
+    watch.wait_for(k, pid);
     ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -163,14 +211,15 @@ TEST_CASE("SIGKILL during apply: files are old or new, and recovery makes the bl
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  WARN("crash test: " << kRuns << " kills in " << seconds << " s (one full run " << full_us / 1000
-                      << " ms): " << interrupted << " rolled back, " << completed << " completed, "
-                      << untouched << " before the journal");
+  WARN("crash test: " << kRuns << " kills in " << seconds << " s (one full run: " << full_events
+                      << " filesystem events): " << interrupted << " rolled back, " << completed
+                      << " completed, " << untouched << " before the journal");
   CHECK(interrupted > 0);
   // The next apply (not only --recover) rolls back too, then applies the block again.
   reset(root);
+  ProgressWatch watch(root);
   const pid_t pid = spawn({"apply", "--root", root, doc});
-  std::this_thread::sleep_for(std::chrono::microseconds(full_us / 2));
+  watch.wait_for(full_events / 2, pid);
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
   const ProcessResult again = run_blockls({"apply", "--root", root, doc});
