@@ -314,8 +314,13 @@ void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
   // Missing parameters are reported even in blocks with syntax errors (where a parameter may
   // have been lost to the error): were they hidden, fixing the syntax error would make them
   // appear, and a fix must never add a diagnostic.
+  validate_blocks(text, doc, catalog, 0, doc.blocks.size(), out);
+}
+
+void validate_blocks(std::string_view text, const ParsedDocument& doc, const ActionCatalog& catalog,
+                     size_t first_block, size_t end_block, std::vector<Diagnostic>* out) {
   Scratch scratch;
-  for (size_t b = 0; b < doc.blocks.size(); ++b)
+  for (size_t b = first_block; b < end_block; ++b)
     for (const Command& c : doc.blocks[b].commands)
       validate_command(text, doc, static_cast<int>(b), c, catalog, true, scratch, out);
 }

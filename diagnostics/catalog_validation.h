@@ -13,6 +13,9 @@ namespace blockls {
 
 void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
                               const ActionCatalog& catalog, std::vector<Diagnostic>* out);
+// The same for blocks [first_block, end_block) of `doc` only (an incremental re-check).
+void validate_blocks(std::string_view text, const ParsedDocument& doc, const ActionCatalog& catalog,
+                     size_t first_block, size_t end_block, std::vector<Diagnostic>* out);
 
 // Type check of one value (nesl's transformToAction rules). Returns "" when the value is
 // acceptable, else the nesl-style message ("Invalid integer value: x", ...).

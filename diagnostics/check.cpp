@@ -2,6 +2,7 @@
 #include "diagnostics/check.h"
 
 #include "diagnostics/catalog_validation.h"
+#include "diagnostics/check_steps.h"
 #include "grammar/document_parser.h"
 #include "grammar/unicode.h"
 
@@ -30,56 +31,70 @@ size_t CheckedDocument::error_count() const {
                     [](const Diagnostic& d) { return is_error(d.severity); }));
 }
 
-CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
-                             const CheckOptions& options) {
-  const ActionCatalog& catalog = options.catalog ? *options.catalog : ActionCatalog::builtin();
-  CheckedDocument out;
-  out.diagnostics.reserve(parsed.diagnostics.size() + parsed.diagnostics.size() / 4 + 8);
-  out.diagnostics = parsed.diagnostics;
-  const size_t syntax_count = out.diagnostics.size();
-  validate_against_catalog(text, parsed, catalog, &out.diagnostics);
-  const size_t validation_end = out.diagnostics.size();
+namespace check_steps {
+namespace {
 
-  if (const size_t bad = unicode::first_invalid_utf8(text); bad != std::string_view::npos) {
-    Diagnostic d;
-    d.code = "INVALID_UTF8";
-    d.severity = Severity::parameter_warning;
-    d.dialect = Dialect::none;
-    d.line = parsed.lines.line_of(bad);
-    d.range = {bad, bad + 1};
-    d.message = "Invalid UTF-8 byte sequence; invalid bytes are read as U+FFFD";
-    d.fix_hint = "Save the transcript as UTF-8";
-    out.diagnostics.push_back(std::move(d));
-  }
+bool by_position(const Diagnostic& a, const Diagnostic& b) {
+  if (a.line != b.line) return a.line < b.line;
+  return a.range.begin < b.range.begin;
+}
 
-  // A stable sort of the whole list, done as stable sorts of its parts (syntax, validation,
-  // document-level; each is mostly in order already) and stable merges.
-  const auto by_position = [](const Diagnostic& a, const Diagnostic& b) {
-    if (a.line != b.line) return a.line < b.line;
-    return a.range.begin < b.range.begin;
-  };
-  const auto sort_part = [&](size_t begin, size_t end) {
-    const auto first = out.diagnostics.begin() + static_cast<ptrdiff_t>(begin);
-    const auto last = out.diagnostics.begin() + static_cast<ptrdiff_t>(end);
-    if (!std::is_sorted(first, last, by_position)) std::stable_sort(first, last, by_position);
-  };
-  sort_part(0, syntax_count);
-  sort_part(syntax_count, validation_end);
-  const auto at = [&](size_t i) { return out.diagnostics.begin() + static_cast<ptrdiff_t>(i); };
-  if (syntax_count > 0 && validation_end > syntax_count &&
+} // namespace
+
+std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& parsed,
+                                const ActionCatalog& catalog, size_t first_syntax,
+                                size_t end_syntax, size_t first_block, size_t end_block) {
+  std::vector<Diagnostic> out;
+  const size_t syntax_count = end_syntax - first_syntax;
+  out.reserve(syntax_count + syntax_count / 4 + 8);
+  out.assign(parsed.diagnostics.begin() + static_cast<ptrdiff_t>(first_syntax),
+             parsed.diagnostics.begin() + static_cast<ptrdiff_t>(end_syntax));
+  validate_blocks(text, parsed, catalog, first_block, end_block, &out);
+  // A stable sort of the whole list, done as stable sorts of its two parts (each is mostly in
+  // order already) and a stable merge.
+  const auto at = [&](size_t i) { return out.begin() + static_cast<ptrdiff_t>(i); };
+  if (!std::is_sorted(at(0), at(syntax_count), by_position))
+    std::stable_sort(at(0), at(syntax_count), by_position);
+  if (!std::is_sorted(at(syntax_count), out.end(), by_position))
+    std::stable_sort(at(syntax_count), out.end(), by_position);
+  if (syntax_count > 0 && out.size() > syntax_count &&
       by_position(*at(syntax_count), *at(syntax_count - 1)))
-    std::inplace_merge(at(0), at(syntax_count), at(validation_end), by_position);
-  if (validation_end > 0 && out.diagnostics.size() > validation_end &&
-      by_position(*at(validation_end), *at(validation_end - 1)))
-    std::inplace_merge(at(0), at(validation_end), out.diagnostics.end(), by_position);
+    std::inplace_merge(at(0), at(syntax_count), out.end(), by_position);
+  return out;
+}
 
-  out.verdicts.resize(parsed.blocks.size());
-  for (size_t b = 0; b < parsed.blocks.size(); ++b)
-    out.verdicts[b].command_valid.assign(parsed.blocks[b].commands.size(), true);
-  std::vector<bool> block_fatal(parsed.blocks.size(), false);
-  for (const Diagnostic& d : out.diagnostics) {
-    if (d.block < 0 || static_cast<size_t>(d.block) >= parsed.blocks.size()) continue;
-    BlockVerdict& v = out.verdicts[d.block];
+std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines) {
+  const size_t bad = unicode::first_invalid_utf8(text);
+  if (bad == std::string_view::npos) return std::nullopt;
+  Diagnostic d;
+  d.code = "INVALID_UTF8";
+  d.severity = Severity::parameter_warning;
+  d.dialect = Dialect::none;
+  d.line = lines.line_of(bad);
+  d.range = {bad, bad + 1};
+  d.message = "Invalid UTF-8 byte sequence; invalid bytes are read as U+FFFD";
+  d.fix_hint = "Save the transcript as UTF-8";
+  return d;
+}
+
+size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagnostic) {
+  const auto at = std::upper_bound(ordered.begin(), ordered.end(), diagnostic, by_position);
+  return static_cast<size_t>(ordered.insert(at, std::move(diagnostic)) - ordered.begin());
+}
+
+void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
+           std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block) {
+  if (verdicts.size() < end_block) verdicts.resize(end_block);
+  for (size_t b = first_block; b < end_block; ++b)
+    verdicts[b] = {false, {}, 0, 0};
+  for (size_t b = first_block; b < end_block; ++b)
+    verdicts[b].command_valid.assign(parsed.blocks[b].commands.size(), true);
+  std::vector<bool> block_fatal(end_block - first_block, false);
+  for (const Diagnostic& d : diagnostics) {
+    if (d.block < 0 || static_cast<size_t>(d.block) < first_block ||
+        static_cast<size_t>(d.block) >= end_block)
+      continue;
+    BlockVerdict& v = verdicts[d.block];
     if (!is_error(d.severity)) {
       ++v.warning_count;
       continue;
@@ -87,15 +102,28 @@ CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
     ++v.error_count;
     const int command = command_of_line(parsed.blocks[d.block], d.line);
     if (d.severity == Severity::block_fatal || command < 0)
-      block_fatal[d.block] = true;
+      block_fatal[d.block - first_block] = true;
     else
       v.command_valid.set(static_cast<size_t>(command), false);
   }
-  for (size_t b = 0; b < parsed.blocks.size(); ++b) {
-    BlockVerdict& v = out.verdicts[b];
-    if (block_fatal[b]) v.command_valid.assign(v.command_valid.size(), false);
+  for (size_t b = first_block; b < end_block; ++b) {
+    BlockVerdict& v = verdicts[b];
+    if (block_fatal[b - first_block]) v.command_valid.assign(v.command_valid.size(), false);
     v.valid = v.error_count == 0;
   }
+}
+
+} // namespace check_steps
+
+CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
+                             const CheckOptions& options) {
+  const ActionCatalog& catalog = options.catalog ? *options.catalog : ActionCatalog::builtin();
+  CheckedDocument out;
+  out.diagnostics = check_steps::ordered(text, parsed, catalog, 0, parsed.diagnostics.size(), 0,
+                                         parsed.blocks.size());
+  if (auto d = check_steps::invalid_utf8(text, parsed.lines))
+    check_steps::insert_document_level(out.diagnostics, std::move(*d));
+  check_steps::judge(parsed, out.diagnostics, out.verdicts, 0, parsed.blocks.size());
   out.parsed = std::move(parsed);
   return out;
 }

@@ -2,6 +2,7 @@
 #include "fixits/verify_fixes.h"
 
 #include "diagnostics/codes.h"
+#include "diagnostics/recheck.h"
 #include "grammar/text_edit.h"
 
 #include <algorithm>
@@ -53,13 +54,16 @@ ByteRange verify_window(const ParsedDocument& parsed, const Diagnostic& d, size_
 // create a block that then lacks an `action`. Each such fix is checked on its window with the
 // whole engine and dropped if it would add any diagnostic (the fix property), so every fix the
 // engine offers removes its diagnostic and adds none.
-void verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options) {
+void verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options,
+                  size_t first, size_t end) {
   const CheckOptions& inner = options;
   // The diagnostic counts of each window before any fix (a window is identified by its first
   // byte: its end follows from its first line). Several diagnostics often share a window.
   std::unordered_map<size_t, std::map<std::string_view, int>> before_cache;
   std::string fixed;
-  for (Diagnostic& d : checked.diagnostics) {
+  end = std::min(end, checked.diagnostics.size());
+  for (size_t i = first; i < end; ++i) {
+    Diagnostic& d = checked.diagnostics[i];
     if (d.fixes.empty() || d.dialect == Dialect::none) continue;
     const CodeInfo* info = find_code(d.code);
     if (!info || info->doc_page == "validation") continue; // built already verified
@@ -105,6 +109,18 @@ CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOpti
   CheckedDocument checked = check_document(text, options);
   verify_fixes(text, checked, options);
   return checked;
+}
+
+CheckedDocument recheck_with_verified_fixes(std::string_view old_text, const CheckedDocument& old,
+                                            std::string_view new_text, const CheckOptions& options,
+                                            bool* incremental) {
+  // A reused diagnostic's fixes were verified on its verification window, which lies wholly
+  // before or after the re-checked window (recheck keeps the blocks before the change's
+  // block apart from it), so its text, and so the verdict, is unchanged.
+  Recheck r = recheck_document(old_text, old, new_text, options);
+  verify_fixes(new_text, r.checked, options, r.window_begin, r.window_end);
+  if (incremental) *incremental = r.incremental;
+  return std::move(r.checked);
 }
 
 } // namespace blockls

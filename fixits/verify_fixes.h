@@ -8,13 +8,24 @@
 
 #include "diagnostics/check.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace blockls {
 
-void verify_fixes(std::string_view text, CheckedDocument& checked,
-                  const CheckOptions& options = {});
+// Verifies the fixes of checked.diagnostics[first, end) (all by default).
+void verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options = {},
+                  size_t first = 0, size_t end = SIZE_MAX);
 
 CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOptions& options = {});
+
+// check_with_verified_fixes(new_text) computed incrementally from `old`, the verified check of
+// `old_text` with the same options (diagnostics/recheck.h): only the re-checked window's fixes
+// are verified again. `*incremental` (optional) tells whether the window was enough.
+CheckedDocument recheck_with_verified_fixes(std::string_view old_text, const CheckedDocument& old,
+                                            std::string_view new_text,
+                                            const CheckOptions& options = {},
+                                            bool* incremental = nullptr);
 
 } // namespace blockls

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <optional>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -28,6 +30,7 @@ public:
       // Prose that no dialect can claim and that cannot open or close a fence.
       if (options_.nesl) nesl_.on_plain_line(line, ctx);
       open_block_fenced_ = false;
+      if (busy_) note_busy(line); // a pending header may have been resolved
       return;
     }
     if (open_block_fenced_ && doc_.blocks.size() > 0 && !doc_.blocks.back().fence_close_line &&
@@ -36,7 +39,7 @@ public:
     }
     if (telt_.in_block()) {
       telt_.on_line(line, ctx);
-      after_line();
+      after_line(line);
       return;
     }
     if (nesl_.in_block()) {
@@ -44,7 +47,7 @@ public:
       // left unclosed, and the TELT block begins here.
       if (!(options_.telt && nesl_.can_yield() && TeltParser::is_start_line(line.text))) {
         nesl_.on_line(line, ctx);
-        after_line();
+        after_line(line);
         return;
       }
       nesl_.yield_to_foreign_start(line, ctx);
@@ -57,7 +60,16 @@ public:
     } else if (!claimed) {
       fence_.observe(line.text);
     }
-    after_line();
+    after_line(line);
+  }
+
+  // Continues a parse at `point` (see ResumePoint), given the blocks before it. The document
+  // built from here on numbers its blocks from 0; resume points keep absolute counts.
+  void resume(const ResumePoint& point, const std::vector<Block>& earlier) {
+    fence_.restore(point.fence_open, point.fence_marker, point.fence_length);
+    nesl_.resume(point.newline, earlier, point.blocks);
+    base_blocks_ = point.blocks;
+    base_diagnostics_ = point.diagnostics;
   }
 
   ParsedDocument finish(std::string_view text, uint32_t line_count) {
@@ -81,8 +93,30 @@ private:
     return c != '#' && c != '-' && c != '`' && c != '~';
   }
 
-  void after_line() {
+  void after_line(const LineRef& line) {
     if (!telt_.in_block() && !nesl_.in_block()) open_block_fenced_ = false;
+    note_busy(line);
+  }
+
+  // Records a resume point at the line after `line` when a block or a pending header has
+  // just ended there (about one point per block, and none inside blocks).
+  void note_busy(const LineRef& line) {
+    const bool busy = telt_.in_block() || nesl_.in_block() || nesl_.pending();
+    if (busy_ && !busy && line.has_newline) {
+      ResumePoint p;
+      p.offset = line.next;
+      p.line = line.number + 1;
+      p.blocks = base_blocks_ + static_cast<uint32_t>(doc_.blocks.size());
+      p.diagnostics = base_diagnostics_ + static_cast<uint32_t>(doc_.diagnostics.size());
+      p.fence_open = fence_.open();
+      if (p.fence_open) { // a closed fence's last marker is irrelevant
+        p.fence_marker = fence_.marker();
+        p.fence_length = static_cast<uint32_t>(fence_.length());
+      }
+      p.newline = nesl_.newline_state();
+      doc_.resume_points.push_back(p);
+    }
+    busy_ = busy;
   }
 
   ParseOptions options_;
@@ -91,6 +125,8 @@ private:
   TeltParser telt_;
   NeslParser nesl_;
   bool open_block_fenced_ = false;
+  bool busy_ = false; // after the last line: a block open or a header pending
+  uint32_t base_blocks_ = 0, base_diagnostics_ = 0; // counts before a resume point
 };
 
 // Finds the line breaks of a buffer 64 bytes at a time: each block becomes a bit mask of its
@@ -211,6 +247,40 @@ ParsedDocument DocumentParser::finish() {
 
 const std::string& DocumentParser::text() const {
   return state_->text;
+}
+
+ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
+                          const std::vector<Block>& earlier, ParseOptions options,
+                          const std::function<bool(const ResumePoint&)>& stop,
+                          std::optional<ResumePoint>* stopped_at) {
+  stopped_at->reset();
+  LineRouter router(options);
+  router.resume(from, earlier);
+  const std::vector<ResumePoint>& points = router.doc().resume_points;
+  size_t points_seen = 0;
+  uint32_t number = from.line;
+  size_t pos = from.offset;
+  const char* data = text.data();
+  NewlineScanner scanner(text, from.offset);
+  for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
+    size_t end = nl;
+    if (end > pos && data[end - 1] == '\r') --end;
+    const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
+    router.on_line(text, line);
+    ++number;
+    pos = nl + 1;
+    if (points.size() > points_seen) {
+      points_seen = points.size();
+      if (stop(points.back())) {
+        *stopped_at = points.back();
+        ParsedDocument doc = std::move(router.doc());
+        doc.resume_points.pop_back();
+        return doc;
+      }
+    }
+  }
+  route_last_line(text, pos, number, router);
+  return router.finish(text, number + 1);
 }
 
 ParsedDocument parse_document(std::string_view text, ParseOptions options) {

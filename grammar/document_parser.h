@@ -6,9 +6,12 @@
 #include "grammar/model.h"
 #include "grammar/parse_context.h"
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blockls {
 
@@ -34,5 +37,17 @@ private:
 
 // One-shot parse over a caller-owned buffer (no copy of the text).
 ParsedDocument parse_document(std::string_view text, ParseOptions options = {});
+
+// The parse of `text` from resume point `from` on, for incremental re-parsing (see
+// grammar/incremental_parse.h). `from` and `earlier` (the blocks before it) come from a parse
+// of a text equal to `text` before from.offset. Lines are routed exactly as parse_document
+// routes them until `stop` accepts a resume point the parse records (returned in
+// `*stopped_at`, and not in the result) or the text ends. The result holds what was found
+// after `from`: blocks numbered from 0 (diagnostics' block indices likewise), absolute lines
+// and offsets, resume points with absolute counts, and no line index.
+ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
+                          const std::vector<Block>& earlier, ParseOptions options,
+                          const std::function<bool(const ResumePoint&)>& stop,
+                          std::optional<ResumePoint>* stopped_at);
 
 } // namespace blockls

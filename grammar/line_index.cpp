@@ -70,4 +70,22 @@ bool LineIndex::offset_of_utf8(std::string_view text, uint32_t line, size_t colu
   return true;
 }
 
+LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
+                          std::string_view inserted) {
+  const uint32_t first = old.line_of(begin); // starts 1..first are <= begin
+  const uint32_t last = old.line_of(end);    // starts after `last` are > end
+  size_t added = 0;
+  for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
+    ++added;
+  LineIndex out;
+  out.reserve(first + 1 + added + (old.line_count() - last - 1));
+  for (uint32_t l = 1; l <= first; ++l)
+    out.add_line_start(old.line_start(l));
+  for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
+    out.add_line_start(begin + pos + 1);
+  for (uint32_t l = last + 1; l < old.line_count(); ++l)
+    out.add_line_start(old.line_start(l) - end + begin + inserted.size());
+  return out;
+}
+
 } // namespace blockls

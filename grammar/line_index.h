@@ -48,4 +48,9 @@ private:
   std::vector<size_t> starts_;
 };
 
+// The index of the text made by replacing bytes [begin, end) of the text `old` indexes with
+// `inserted`, computed from `old` (equal to LineIndex(new text), without rescanning it all).
+LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
+                          std::string_view inserted);
+
 } // namespace blockls

@@ -11,6 +11,14 @@ public:
   // Feeds one prose line (a line outside every block).
   void observe(std::string_view line);
   bool open() const { return open_; }
+  char marker() const { return marker_; }
+  size_t length() const { return length_; }
+  // Restores a state read from open() / marker() / length() (to resume parsing mid-text).
+  void restore(bool open, char marker, size_t length) {
+    open_ = open;
+    marker_ = marker;
+    length_ = length;
+  }
   // True when `line` would close the currently open fence.
   bool closes(std::string_view line) const {
     // A closer starts with the fence's marker or with its (at most 3 spaces) indentation.

@@ -103,12 +103,37 @@ struct Diagnostic {
   std::string message;
   std::string fix_hint;
   std::vector<Fix> fixes; // the preferred one first
+  // The message, hint or a fix depends on absolute line numbers (quotes another line's number,
+  // or a fresh id seeded by one): an incremental re-parse cannot reuse such a diagnostic after
+  // lines were inserted or removed before it.
+  bool line_dependent = false;
+};
+
+// What the line router needs to resume parsing at the start of a line where no block is open
+// and nothing is pending (see grammar/incremental_parse.h). Recorded where a block (or a
+// pending header) has just ended, so there is about one per block.
+struct ResumePoint {
+  size_t offset = 0;        // first byte of the line
+  uint32_t line = 0;        // its 0-based number
+  uint32_t blocks = 0;      // blocks opened before it
+  uint32_t diagnostics = 0; // syntax diagnostics reported before it
+  bool fence_open = false;  // Markdown fence state (prose between blocks)
+  char fence_marker = '`';
+  uint32_t fence_length = 0;
+  uint8_t newline = 0; // the document's line break as NESL learnt it: 0 unknown, 1 LF, 2 CRLF
+  // Same parser state (offsets aside): parsing resumed at either point goes on identically.
+  bool same_state(const ResumePoint& o) const {
+    return fence_open == o.fence_open &&
+           (!fence_open || (fence_marker == o.fence_marker && fence_length == o.fence_length)) &&
+           newline == o.newline;
+  }
 };
 
 struct ParsedDocument {
   LineIndex lines;
   std::vector<Block> blocks;
-  std::vector<Diagnostic> diagnostics; // in the order the parser found them
+  std::vector<Diagnostic> diagnostics;    // in the order the parser found them
+  std::vector<ResumePoint> resume_points; // in text order (the start of the text is implicit)
 };
 
 } // namespace blockls

@@ -192,6 +192,18 @@ TextEdit NeslParser::close_insertion(ParseContext& ctx, std::string_view text_to
 // ---------------------------------------------------------------------------------------------
 // Entry points
 
+void NeslParser::resume(uint8_t newline_state, const std::vector<Block>& earlier, size_t count) {
+  nl_known_ = newline_state != 0;
+  nl_ = newline_state == 2 ? "\r\n" : "\n";
+  // open_block() records the id of every NESL block it opens, and only there; id_ outlives
+  // its block (fresh_id() avoids it when repairing a later header).
+  for (size_t b = 0; b < count; ++b) {
+    if (earlier[b].dialect != Dialect::nesl) continue;
+    seen_ids_.emplace(earlier[b].id, earlier[b].start_line);
+    id_ = earlier[b].id;
+  }
+}
+
 void NeslParser::learn_newline(const LineRef& line, const ParseContext& ctx) {
   nl_known_ = true;
   if (line.end < ctx.text.size() && ctx.text[line.end] == '\r') nl_ = "\r\n";
@@ -316,7 +328,10 @@ void NeslParser::handle_header(const LineRef& line, ParseContext& ctx, const Era
     std::string fixed;
     for (char c : id)
       if (is_alnum(c)) fixed.push_back(c);
-    if (fixed.size() != 3 || seen_ids_.count(fixed) > 0) fixed = fresh_id(line.number);
+    if (fixed.size() != 3 || seen_ids_.count(fixed) > 0) {
+      fixed = fresh_id(line.number);
+      ctx.out->diagnostics[static_cast<size_t>(d)].line_dependent = true;
+    }
     pending_header_ = {};
     pending_header_.active = true;
     pending_header_.diag = d;
@@ -409,6 +424,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
             std::to_string(seen_line + 1) +
             "; tools that match results and errors by id confuse the two blocks",
         "Give every block its own id.");
+    ctx.out->diagnostics[static_cast<size_t>(duplicate_diag_)].line_dependent = true;
   }
   seen_ids_.emplace(id_, line.number); // keeps the first block's line
   const size_t units = unicode::utf16_length(id_);

@@ -38,6 +38,15 @@ public:
   // End of input (`line_count` lines in all).
   void finish(ParseContext& ctx, uint32_t line_count);
 
+  // A rejected header still waits for its end marker (lines outside blocks are not prose yet).
+  bool pending() const { return pending_header_.active; }
+  // The document's line break as learnt from its first line: 0 unknown, 1 "\n", 2 "\r\n".
+  uint8_t newline_state() const { return !nl_known_ ? 0 : nl_ == "\n" ? 1 : 2; }
+  // Puts a fresh parser in the state it had at a resume point (outside every block, nothing
+  // pending): the line break learnt so far and the ids of the NESL blocks in `earlier`
+  // (the blocks before that point, in order).
+  void resume(uint8_t newline_state, const std::vector<Block>& earlier, size_t count);
+
 private:
   enum class State { seeking_header, in_block, in_heredoc };
   static constexpr size_t npos = std::string_view::npos;

@@ -414,6 +414,7 @@ void TeltParser::report_unclosed(const LineRef* next_start, ParseContext& ctx) {
                   std::move(message),
                   "Add " + quote(end_line) + " " + where,
                   {}};
+  diag.line_dependent = fence_close_begin_ != SIZE_MAX || next_start != nullptr;
   if (!hash_.empty())
     diag.fixes.push_back(make_fix("Insert " + quote(end_line), true, {std::move(edit)}));
   report(ctx, std::move(diag));

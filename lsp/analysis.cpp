@@ -208,7 +208,8 @@ apply::Simulation simulate_plan_by_block(const apply::SimulationInput& input, ap
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
                                         std::shared_ptr<const AnalysisContext> context,
-                                        std::shared_ptr<const apply::FileSource> files) {
+                                        std::shared_ptr<const apply::FileSource> files,
+                                        std::shared_ptr<const Analysis> base) {
   const auto started = std::chrono::steady_clock::now();
   auto a = std::make_shared<Analysis>();
   a->text = std::move(text);
@@ -224,7 +225,11 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
     options.parse.telt = a->context->settings.telt;
     options.parse.nesl = a->context->settings.nesl;
     options.catalog = a->context->catalog.get();
-    a->checked = check_with_verified_fixes(source, options);
+    if (base && base->context == a->context && !base->too_large && base->text)
+      a->checked =
+          recheck_with_verified_fixes(*base->text, base->checked, source, options, &a->incremental);
+    else
+      a->checked = check_with_verified_fixes(source, options);
     a->diagnostics = a->checked.diagnostics;
     if (a->context->apply_config) {
       // The workspace diagnostics are published: the plan and its simulation are needed now.

@@ -93,6 +93,7 @@ struct Analysis {
 
   std::vector<Diagnostic> diagnostics; // engine + workspace diagnostics, by line
   std::chrono::microseconds elapsed{0};
+  bool incremental = false; // the engine re-checked only what changed since the base
 
   const LineIndex& lines() const { return checked.parsed.lines; }
   // The apply plan, built on first use (thread-safe; empty when too_large).
@@ -106,17 +107,21 @@ struct Analysis {
 private:
   friend std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string>, int64_t,
                                                  uint64_t, std::shared_ptr<const AnalysisContext>,
-                                                 std::shared_ptr<const apply::FileSource>);
+                                                 std::shared_ptr<const apply::FileSource>,
+                                                 std::shared_ptr<const Analysis>);
   mutable std::once_flag plan_once_;
   mutable apply::Plan plan_;
 };
 
 // `files` is what the workspace simulation reads (only used with a root); null: the disk,
-// uncached.
+// uncached. `base`, an earlier analysis of the same document, lets the engine re-check only
+// the part of the text that changed since (the result is the same as without it); it is used
+// only when it was made with the same context.
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
                                         std::shared_ptr<const AnalysisContext> context,
-                                        std::shared_ptr<const apply::FileSource> files = nullptr);
+                                        std::shared_ptr<const apply::FileSource> files = nullptr,
+                                        std::shared_ptr<const Analysis> base = nullptr);
 
 // apply::simulate_plan, with the same result, without its scan of every action of the plan per
 // planned block (quadratic in the number of blocks): each block is simulated over a plan holding

@@ -8,23 +8,6 @@
 
 namespace blockls::lsp {
 
-LineIndex edit_line_index(const LineIndex& old, ByteRange range, std::string_view inserted) {
-  const uint32_t first = old.line_of(range.begin); // starts 1..first are <= range.begin
-  const uint32_t last = old.line_of(range.end);    // starts after `last` are > range.end
-  size_t added = 0;
-  for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
-    ++added;
-  LineIndex out;
-  out.reserve(first + 1 + added + (old.line_count() - last - 1));
-  for (uint32_t l = 1; l <= first; ++l)
-    out.add_line_start(old.line_start(l));
-  for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
-    out.add_line_start(range.begin + pos + 1);
-  for (uint32_t l = last + 1; l < old.line_count(); ++l)
-    out.add_line_start(old.line_start(l) - range.end + range.begin + inserted.size());
-  return out;
-}
-
 DocumentText DocumentText::from(std::string text) {
   DocumentText d;
   auto owned = std::make_shared<const std::string>(std::move(text));
@@ -67,7 +50,8 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
                std::to_string(doc.lines->line_count()) + " lines) or reversed";
       return false;
     }
-    doc.lines = std::make_shared<const LineIndex>(edit_line_index(*doc.lines, *range, text));
+    doc.lines = std::make_shared<const LineIndex>(
+        edit_line_index(*doc.lines, range->begin, range->end, text));
     if (owned) { // a text this batch made, not shared yet: edited in place
       owned->replace(range->begin, range->size(), text);
       continue;

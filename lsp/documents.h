@@ -20,10 +20,6 @@ struct DocumentText {
   PositionMapper mapper(PositionEncoding encoding) const { return {*text, *lines, encoding}; }
 };
 
-// The line index of a text after replacing `range` of the indexed text with `inserted`,
-// computed from `old` (equal to LineIndex(new text)).
-LineIndex edit_line_index(const LineIndex& old, ByteRange range, std::string_view inserted);
-
 // Applies `changes` (TextDocumentContentChangeEvent[]) in order to `current`. On the first
 // invalid change returns false with `error` naming it; `current` is then untouched.
 bool apply_content_changes(const DocumentText& current, const json& changes,

@@ -571,10 +571,11 @@ private:
 
   void schedule(Doc& doc) {
     doc.generation = ++generation_;
-    scheduler_.update(doc.uri, [text = doc.text.text, version = doc.version,
-                                generation = doc.generation, context = context_, files = files_] {
-      return analyze(text, version, generation, context, files);
-    });
+    scheduler_.update(doc.uri,
+                      [text = doc.text.text, version = doc.version, generation = doc.generation,
+                       context = context_, files = files_, base = doc.analysis] {
+                        return analyze(text, version, generation, context, files, base);
+                      });
   }
 
   void reschedule_all() {

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+using blockls::edit_line_index;
 using blockls::LineIndex;
 
 TEST_CASE("line index counts lines like nesl-js: N newlines give N+1 lines", "[line_index]") {
@@ -56,6 +57,25 @@ TEST_CASE("appending chunks builds the same index as one pass", "[line_index]") 
     parts.append(std::string_view(text).substr(0, split), 0);
     parts.append(std::string_view(text).substr(split), split);
     REQUIRE(parts.line_count() == whole.line_count());
-    for (uint32_t l = 0; l < whole.line_count(); ++l) CHECK(parts.line_start(l) == whole.line_start(l));
+    for (uint32_t l = 0; l < whole.line_count(); ++l)
+      CHECK(parts.line_start(l) == whole.line_start(l));
+  }
+}
+
+TEST_CASE("the line index after an edit equals a fresh index of the new text", "[line_index]") {
+  const std::string texts[] = {"", "a", "\n", "ab\ncd\r\nef\n", "\n\n\nx\n", "one\ntwo"};
+  const std::string inserts[] = {"", "x", "\n", "a\nb", "\r\n", "\n\n"};
+  for (const std::string& text : texts) {
+    const LineIndex old(text);
+    for (size_t begin = 0; begin <= text.size(); ++begin)
+      for (size_t end = begin; end <= text.size(); ++end)
+        for (const std::string& inserted : inserts) {
+          const std::string next = text.substr(0, begin) + inserted + text.substr(end);
+          const LineIndex fresh(next), edited = edit_line_index(old, begin, end, inserted);
+          INFO("text '" << text << "' [" << begin << ", " << end << ") <- '" << inserted << "'");
+          REQUIRE(edited.line_count() == fresh.line_count());
+          for (uint32_t l = 0; l < fresh.line_count(); ++l)
+            REQUIRE(edited.line_start(l) == fresh.line_start(l));
+        }
   }
 }

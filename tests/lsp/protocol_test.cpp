@@ -64,21 +64,3 @@ TEST_CASE("incremental changes apply in order; a bad one leaves the text alone",
   CHECK(error.find("contentChanges[1].range") == 0);
   CHECK(*untouched.text == "hello\nworld\n");
 }
-
-TEST_CASE("the line index after an edit equals a fresh index of the new text", "[lsp][documents]") {
-  const std::string texts[] = {"", "a", "\n", "ab\ncd\r\nef\n", "\n\n\nx\n", "one\ntwo"};
-  const std::string inserts[] = {"", "x", "\n", "a\nb", "\r\n", "\n\n"};
-  for (const std::string& text : texts) {
-    const LineIndex old(text);
-    for (size_t begin = 0; begin <= text.size(); ++begin)
-      for (size_t end = begin; end <= text.size(); ++end)
-        for (const std::string& inserted : inserts) {
-          const std::string next = text.substr(0, begin) + inserted + text.substr(end);
-          const LineIndex fresh(next), edited = edit_line_index(old, {begin, end}, inserted);
-          INFO("text '" << text << "' [" << begin << ", " << end << ") <- '" << inserted << "'");
-          REQUIRE(edited.line_count() == fresh.line_count());
-          for (uint32_t l = 0; l < fresh.line_count(); ++l)
-            REQUIRE(edited.line_start(l) == fresh.line_start(l));
-        }
-  }
-}

@@ -4,7 +4,9 @@
 namespace blockls::test {
 namespace {
 
-nlohmann::json range(ByteRange r) { return {r.begin, r.end}; }
+nlohmann::json range(ByteRange r) {
+  return {r.begin, r.end};
+}
 
 } // namespace
 
@@ -12,14 +14,20 @@ nlohmann::json dump_diagnostic(const Diagnostic& d) {
   nlohmann::json fixes = nlohmann::json::array();
   for (const Fix& f : d.fixes) {
     nlohmann::json edits = nlohmann::json::array();
-    for (const TextEdit& e : f.edits) edits.push_back({range(e.range), e.new_text});
+    for (const TextEdit& e : f.edits)
+      edits.push_back({range(e.range), e.new_text});
     fixes.push_back({f.title, f.preferred, edits});
   }
-  return {{"code", d.code},        {"severity", severity_name(d.severity)},
-          {"dialect", dialect_name(d.dialect)}, {"block", d.block},
-          {"line", d.line},        {"range", range(d.range)},
-          {"message", d.message},  {"hint", d.fix_hint},
-          {"fixes", fixes}};
+  return {{"code", d.code},
+          {"severity", severity_name(d.severity)},
+          {"dialect", dialect_name(d.dialect)},
+          {"block", d.block},
+          {"line", d.line},
+          {"range", range(d.range)},
+          {"message", d.message},
+          {"hint", d.fix_hint},
+          {"fixes", fixes},
+          {"line_dependent", d.line_dependent}};
 }
 
 nlohmann::json dump(std::string_view text, const ParsedDocument& doc) {
@@ -45,8 +53,20 @@ nlohmann::json dump(std::string_view text, const ParsedDocument& doc) {
                       {"commands", commands}});
   }
   nlohmann::json diags = nlohmann::json::array();
-  for (const Diagnostic& d : doc.diagnostics) diags.push_back(dump_diagnostic(d));
-  return {{"lines", doc.lines.line_count()}, {"blocks", blocks}, {"diagnostics", diags}};
+  for (const Diagnostic& d : doc.diagnostics)
+    diags.push_back(dump_diagnostic(d));
+  nlohmann::json line_starts = nlohmann::json::array();
+  for (uint32_t l = 0; l < doc.lines.line_count(); ++l)
+    line_starts.push_back(doc.lines.line_start(l));
+  nlohmann::json points = nlohmann::json::array();
+  for (const ResumePoint& p : doc.resume_points)
+    points.push_back({p.offset, p.line, p.blocks, p.diagnostics, p.fence_open,
+                      std::string(1, p.fence_marker), p.fence_length, p.newline});
+  return {{"lines", doc.lines.line_count()},
+          {"line_starts", line_starts},
+          {"blocks", blocks},
+          {"diagnostics", diags},
+          {"resume_points", points}};
 }
 
 } // namespace blockls::test

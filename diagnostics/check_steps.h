@@ -1,0 +1,34 @@
+// The steps of check_parsed, shared with the incremental re-check (diagnostics/recheck.h) so
+// that both order and judge diagnostics the same way.
+#pragma once
+
+#include "diagnostics/action_catalog.h"
+#include "diagnostics/check.h"
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace blockls::check_steps {
+
+// Syntax diagnostics [first_syntax, end_syntax) of `parsed` (copied) and the catalog
+// validation of blocks [first_block, end_block), in check order: by line, then first byte;
+// on ties syntax before validation, each in the order found.
+std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& parsed,
+                                const ActionCatalog& catalog, size_t first_syntax,
+                                size_t end_syntax, size_t first_block, size_t end_block);
+
+// The document-level INVALID_UTF8 diagnostic of `text`, if it has an invalid byte.
+std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines);
+
+// Inserts a document-level diagnostic into an ordered list, after every diagnostic at the
+// same position (where check_document puts it); returns its index.
+size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagnostic);
+
+// The verdicts of blocks [first_block, end_block) (resized to cover them) from
+// `diagnostics`, which holds every diagnostic of those blocks.
+void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
+           std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block);
+
+} // namespace blockls::check_steps

@@ -1,0 +1,262 @@
+// Incremental re-parsing (see incremental_parse.h). The parse is a line-by-line state machine;
+// at a resume point (a line outside every block, nothing pending) its whole state is the
+// point's few fields plus the NESL ids seen so far. So the text before the change can be
+// skipped by resuming at the last point before it, and the text after the change is parsed
+// the same as before once the new parse reaches a point that the old one also reached, in the
+// same state, in the unchanged tail.
+#include "grammar/incremental_parse.h"
+
+#include "grammar/document_parser.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace blockls {
+namespace {
+
+size_t shifted(size_t position, int64_t by) {
+  return static_cast<size_t>(static_cast<int64_t>(position) + by);
+}
+uint32_t shifted(uint32_t line, int64_t by) {
+  return static_cast<uint32_t>(static_cast<int64_t>(line) + by);
+}
+void shift(ByteRange& range, int64_t by) {
+  range.begin = shifted(range.begin, by);
+  range.end = shifted(range.end, by);
+}
+
+// Calls `f` on every byte range a block refers to.
+template <typename F> void for_each_range(const Block& block, F&& f) {
+  f(block.range);
+  f(block.id_range);
+  for (const Command& c : block.commands) {
+    f(c.name_range);
+    for (const Parameter& p : c.params) {
+      f(p.name_range);
+      f(p.value_range);
+    }
+  }
+}
+template <typename F> void for_each_range(const Diagnostic& d, F&& f) {
+  f(d.range);
+  for (const Fix& fix : d.fixes)
+    for (const TextEdit& e : fix.edits)
+      f(e.range);
+}
+
+// The NESL block ids of blocks [begin, end), in order (with their start lines when `lines`).
+std::vector<std::pair<std::string_view, uint32_t>> nesl_ids(const std::vector<Block>& blocks,
+                                                            size_t begin, size_t end, bool lines) {
+  std::vector<std::pair<std::string_view, uint32_t>> ids;
+  for (size_t b = begin; b < end; ++b)
+    if (blocks[b].dialect == Dialect::nesl)
+      ids.emplace_back(blocks[b].id, lines ? blocks[b].start_line : 0);
+  return ids;
+}
+
+size_t count_newlines(std::string_view s) {
+  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+} // namespace
+
+TextChange find_change(std::string_view old_text, std::string_view new_text) {
+  const size_t common = std::min(old_text.size(), new_text.size());
+  size_t prefix = 0;
+  // Word-sized steps first: editors send one keystroke in megabytes of unchanged text.
+  while (prefix + 8 <= common &&
+         std::memcmp(old_text.data() + prefix, new_text.data() + prefix, 8) == 0)
+    prefix += 8;
+  while (prefix < common && old_text[prefix] == new_text[prefix])
+    ++prefix;
+  size_t suffix = 0;
+  const size_t max_suffix = common - prefix;
+  while (suffix + 8 <= max_suffix &&
+         std::memcmp(old_text.data() + old_text.size() - suffix - 8,
+                     new_text.data() + new_text.size() - suffix - 8, 8) == 0)
+    suffix += 8;
+  while (suffix < max_suffix &&
+         old_text[old_text.size() - suffix - 1] == new_text[new_text.size() - suffix - 1])
+    ++suffix;
+  return {prefix, old_text.size() - suffix, new_text.size() - suffix};
+}
+
+void shift_block(Block& block, int64_t bytes, int64_t lines) {
+  shift(block.range, bytes);
+  shift(block.id_range, bytes);
+  block.start_line = shifted(block.start_line, lines);
+  if (block.end_line) block.end_line = shifted(*block.end_line, lines);
+  if (block.fence_close_line) block.fence_close_line = shifted(*block.fence_close_line, lines);
+  for (Command& c : block.commands) {
+    shift(c.name_range, bytes);
+    c.line = shifted(c.line, lines);
+    for (Parameter& p : c.params) {
+      shift(p.name_range, bytes);
+      shift(p.value_range, bytes);
+      p.line = shifted(p.line, lines);
+    }
+  }
+}
+
+void shift_diagnostic(Diagnostic& d, int64_t bytes, int64_t lines, int64_t blocks) {
+  if (d.block >= 0) d.block = static_cast<int32_t>(d.block + blocks);
+  d.line = shifted(d.line, lines);
+  shift(d.range, bytes);
+  for (Fix& fix : d.fixes)
+    for (TextEdit& e : fix.edits)
+      shift(e.range, bytes);
+}
+
+bool refers_at_or_after(const Block& block, size_t offset) {
+  bool ok = true;
+  for_each_range(block, [&](const ByteRange& r) { ok = ok && r.begin >= offset; });
+  return ok;
+}
+bool refers_at_or_after(const Diagnostic& d, size_t offset) {
+  bool ok = true;
+  for_each_range(d, [&](const ByteRange& r) { ok = ok && r.begin >= offset; });
+  return ok;
+}
+bool refers_at_or_before(const Block& block, size_t offset) {
+  bool ok = true;
+  for_each_range(block, [&](const ByteRange& r) { ok = ok && r.end <= offset; });
+  return ok;
+}
+bool refers_at_or_before(const Diagnostic& d, size_t offset) {
+  bool ok = true;
+  for_each_range(d, [&](const ByteRange& r) { ok = ok && r.end <= offset; });
+  return ok;
+}
+
+std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& old,
+                               std::string_view new_text, ParseOptions options) {
+  const TextChange change = find_change(old_text, new_text);
+  const int64_t byte_delta =
+      static_cast<int64_t>(new_text.size()) - static_cast<int64_t>(old_text.size());
+
+  // Resume at the last point before the last block that starts on a line wholly before the
+  // change, so that every diagnostic before the window is about text before that block (fix
+  // verification reads a diagnostic's block up to the next block's start).
+  const uint32_t change_line = old.lines.line_of(change.begin);
+  const auto first_late_block =
+      std::lower_bound(old.blocks.begin(), old.blocks.end(), change_line,
+                       [](const Block& b, uint32_t line) { return b.start_line < line; });
+  const size_t limit =
+      first_late_block == old.blocks.begin() ? 0 : std::prev(first_late_block)->range.begin;
+  const std::vector<ResumePoint>& points = old.resume_points;
+  auto after_limit =
+      std::upper_bound(points.begin(), points.end(), limit,
+                       [](size_t at, const ResumePoint& p) { return at < p.offset; });
+  const ResumePoint from = after_limit == points.begin() ? ResumePoint{} : *std::prev(after_limit);
+
+  // Parse until a point in the unchanged tail where the old parse was in the same state.
+  const ResumePoint* old_stop = nullptr;
+  const auto stop = [&](const ResumePoint& p) {
+    if (p.offset < change.new_end) return false;
+    const size_t old_offset = shifted(p.offset, -byte_delta);
+    const auto it = std::lower_bound(points.begin(), points.end(), old_offset,
+                                     [](const ResumePoint& q, size_t at) { return q.offset < at; });
+    if (it == points.end() || it->offset != old_offset || !it->same_state(p)) return false;
+    old_stop = &*it;
+    return true;
+  };
+  std::optional<ResumePoint> new_stop;
+  ParsedDocument window = parse_from(new_text, from, old.blocks, options, stop, &new_stop);
+
+  ReparseWindow w;
+  w.first_block = from.blocks;
+  w.first_diagnostic = from.diagnostics;
+  w.first_line = from.line;
+  w.first_offset = from.offset;
+  w.new_block_end = from.blocks + static_cast<uint32_t>(window.blocks.size());
+  w.new_diagnostic_end = from.diagnostics + static_cast<uint32_t>(window.diagnostics.size());
+  if (old_stop) {
+    w.old_block_end = old_stop->blocks;
+    w.old_diagnostic_end = old_stop->diagnostics;
+    w.old_line_end = old_stop->line;
+    w.new_line_end = new_stop->line;
+    w.old_offset_end = old_stop->offset;
+    w.new_offset_end = new_stop->offset;
+  } else {
+    w.reaches_end = true;
+    w.old_block_end = static_cast<uint32_t>(old.blocks.size());
+    w.old_diagnostic_end = static_cast<uint32_t>(old.diagnostics.size());
+    w.old_line_end = old.lines.line_count();
+    w.new_line_end = static_cast<uint32_t>(
+        old.lines.line_count() +
+        count_newlines(new_text.substr(change.begin, change.new_end - change.begin)) -
+        count_newlines(old_text.substr(change.begin, change.old_end - change.begin)));
+    w.old_offset_end = old_text.size();
+    w.new_offset_end = new_text.size();
+  }
+  const int64_t line_delta = w.line_delta();
+  const int64_t block_delta = w.block_delta();
+  const int64_t diagnostic_delta =
+      static_cast<int64_t>(w.new_diagnostic_end) - static_cast<int64_t>(w.old_diagnostic_end);
+
+  // The reuse conditions, checked. After the window, the parse depends on the NESL ids seen
+  // before it (duplicate ids, fresh ids in repairs), and diagnostics that quote line numbers
+  // must not have moved.
+  if (old_stop) {
+    const bool cites =
+        std::any_of(old.diagnostics.begin() + w.old_diagnostic_end, old.diagnostics.end(),
+                    [](const Diagnostic& d) { return d.line_dependent; });
+    if (cites && line_delta != 0) return std::nullopt;
+    if (nesl_ids(old.blocks, w.first_block, w.old_block_end, cites) !=
+        nesl_ids(window.blocks, 0, window.blocks.size(), cites))
+      return std::nullopt;
+    for (size_t b = w.old_block_end; b < old.blocks.size(); ++b)
+      if (!refers_at_or_after(old.blocks[b], w.old_offset_end)) return std::nullopt;
+    for (size_t d = w.old_diagnostic_end; d < old.diagnostics.size(); ++d)
+      if (!refers_at_or_after(old.diagnostics[d], w.old_offset_end)) return std::nullopt;
+  }
+  if (w.first_block > 0 && !refers_at_or_before(old.blocks[w.first_block - 1], w.first_offset))
+    return std::nullopt;
+  for (size_t d = 0; d < w.first_diagnostic; ++d)
+    if (!refers_at_or_before(old.diagnostics[d], w.first_offset)) return std::nullopt;
+
+  Reparse r;
+  r.window = w;
+  ParsedDocument& doc = r.doc;
+  doc.lines = edit_line_index(old.lines, change.begin, change.old_end,
+                              new_text.substr(change.begin, change.new_end - change.begin));
+
+  doc.blocks.reserve(old.blocks.size() + static_cast<size_t>(std::max<int64_t>(block_delta, 0)));
+  doc.blocks.insert(doc.blocks.end(), old.blocks.begin(), old.blocks.begin() + w.first_block);
+  std::move(window.blocks.begin(), window.blocks.end(), std::back_inserter(doc.blocks));
+  for (size_t b = w.old_block_end; b < old.blocks.size(); ++b) {
+    doc.blocks.push_back(old.blocks[b]);
+    shift_block(doc.blocks.back(), byte_delta, line_delta);
+  }
+
+  doc.diagnostics.reserve(old.diagnostics.size() + window.diagnostics.size());
+  doc.diagnostics.insert(doc.diagnostics.end(), old.diagnostics.begin(),
+                         old.diagnostics.begin() + w.first_diagnostic);
+  for (Diagnostic& d : window.diagnostics) {
+    if (d.block >= 0) d.block += static_cast<int32_t>(w.first_block);
+    doc.diagnostics.push_back(std::move(d));
+  }
+  for (size_t i = w.old_diagnostic_end; i < old.diagnostics.size(); ++i) {
+    doc.diagnostics.push_back(old.diagnostics[i]);
+    shift_diagnostic(doc.diagnostics.back(), byte_delta, line_delta, block_delta);
+  }
+
+  doc.resume_points.reserve(points.size() + window.resume_points.size() + 1);
+  doc.resume_points.insert(doc.resume_points.end(), points.begin(), after_limit);
+  doc.resume_points.insert(doc.resume_points.end(), window.resume_points.begin(),
+                           window.resume_points.end());
+  if (old_stop) {
+    for (auto it = points.begin() + (old_stop - points.data()); it != points.end(); ++it) {
+      ResumePoint p = *it;
+      p.offset = shifted(p.offset, byte_delta);
+      p.line = shifted(p.line, line_delta);
+      p.blocks = static_cast<uint32_t>(p.blocks + block_delta);
+      p.diagnostics = static_cast<uint32_t>(p.diagnostics + diagnostic_delta);
+      doc.resume_points.push_back(p);
+    }
+  }
+  return r;
+}
+
+} // namespace blockls

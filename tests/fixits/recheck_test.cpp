@@ -1,0 +1,213 @@
+// The incremental re-check (diagnostics/recheck.h, fixits recheck_with_verified_fixes) must
+// give exactly what a full check gives: after random edits of many kinds, chained (each result
+// is the base of the next edit), over transcripts built from every test input and over
+// generated transcripts with broken blocks of every dialect. It must also really be incremental
+// for ordinary edits, or it would be a slow full check in disguise.
+#include "bench/transcript_generator.h"
+#include "diagnostics/recheck.h"
+#include "fixits/verify_fixes.h"
+#include "grammar/incremental_parse.h"
+#include "support/model_dump.h"
+#include "support/test_inputs.h"
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace blockls;
+namespace test = blockls::test;
+
+namespace {
+
+class Rng {
+public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  size_t below(size_t n) { return n == 0 ? 0 : static_cast<size_t>(next() % n); }
+
+private:
+  uint64_t state_;
+};
+
+nlohmann::json dump_checked(std::string_view text, const CheckedDocument& c) {
+  nlohmann::json out = test::dump(text, c.parsed);
+  nlohmann::json diags = nlohmann::json::array();
+  for (const Diagnostic& d : c.diagnostics)
+    diags.push_back(test::dump_diagnostic(d));
+  nlohmann::json verdicts = nlohmann::json::array();
+  for (const BlockVerdict& v : c.verdicts) {
+    nlohmann::json commands = nlohmann::json::array();
+    for (bool ok : v.command_valid)
+      commands.push_back(ok);
+    verdicts.push_back({v.valid, v.error_count, v.warning_count, commands});
+  }
+  out["checked"] = diags;
+  out["verdicts"] = verdicts;
+  return out;
+}
+
+// The start of a random line of `text`.
+size_t line_start_at(std::string_view text, size_t at) {
+  const size_t nl = text.rfind('\n', at == 0 ? 0 : at - 1);
+  return at == 0 || nl == std::string_view::npos ? 0 : nl + 1;
+}
+
+// One random edit of the kinds editors and models make: typing, deleting, pasting a line or a
+// block from elsewhere (headers, end markers, delimiters), breaking lines, CRLF, non-ASCII.
+std::string random_edit(const std::string& text, const std::string& donor, Rng& rng) {
+  static const std::array<std::string, 16> kTyped = {
+      "a",  " ", "\"",   "#", "!", "-", "=", "`", "\n", "\r\n", "é", "\xF0\x9D\x84\x9E",
+      "<<", "_", "\xFF", ":"};
+  const size_t at = rng.below(text.size() + 1);
+  std::string out = text;
+  switch (rng.below(7)) {
+  case 0:
+  case 1: // type a character
+    out.insert(at, kTyped[rng.below(kTyped.size())]);
+    break;
+  case 2: // delete a few bytes (maybe a line break)
+    out.erase(at, 1 + rng.below(12));
+    break;
+  case 3: { // delete whole lines
+    const size_t from = line_start_at(text, at);
+    size_t to = from;
+    for (size_t n = 1 + rng.below(3); n > 0 && to < text.size(); --n) {
+      const size_t nl = text.find('\n', to);
+      to = nl == std::string::npos ? text.size() : nl + 1;
+    }
+    out.erase(from, to - from);
+    break;
+  }
+  case 4: { // paste a line of the donor at a line start
+    const size_t from = line_start_at(donor, rng.below(donor.size() + 1));
+    const size_t nl = donor.find('\n', from);
+    const std::string line =
+        donor.substr(from, nl == std::string::npos ? std::string::npos : nl + 1 - from);
+    out.insert(line_start_at(text, at), line);
+    break;
+  }
+  case 5: { // paste several donor lines (often a whole block)
+    const size_t from = line_start_at(donor, rng.below(donor.size() + 1));
+    const size_t length = std::min(donor.size() - from, 40 + rng.below(400));
+    out.insert(line_start_at(text, at), donor.substr(from, length));
+    break;
+  }
+  default: // replace one character
+    if (at < out.size()) out[at] = kTyped[rng.below(kTyped.size())][0];
+    break;
+  }
+  return out;
+}
+
+struct Tally {
+  size_t edits = 0, incremental = 0;
+};
+
+// Applies `edits` chained random edits to `text` and compares every incremental result with a
+// full check of the same text.
+void check_chain(const std::string& name, std::string text, const std::string& donor, uint64_t seed,
+                 size_t edits, Tally* tally) {
+  Rng rng(seed);
+  CheckedDocument current = check_with_verified_fixes(text);
+  for (size_t i = 0; i < edits; ++i) {
+    const std::string next = random_edit(text, donor, rng);
+    bool incremental = false;
+    CheckedDocument rechecked = recheck_with_verified_fixes(text, current, next, {}, &incremental);
+    const CheckedDocument full = check_with_verified_fixes(next);
+    const TextChange change = find_change(text, next);
+    INFO(name << " edit " << i << ": bytes [" << change.begin << ", " << change.old_end << ") -> ["
+              << change.begin << ", " << change.new_end << ") '"
+              << next.substr(change.begin, change.new_end - change.begin) << "'");
+    const nlohmann::json got = dump_checked(next, rechecked);
+    const nlohmann::json want = dump_checked(next, full);
+    if (got != want) {
+      // Name the first part that differs, for a readable failure.
+      for (auto it = want.begin(); it != want.end(); ++it) {
+        INFO("part " << it.key());
+        REQUIRE(got.at(it.key()).dump(1) == it.value().dump(1));
+      }
+    }
+    REQUIRE(got == want);
+    ++tally->edits;
+    if (incremental) ++tally->incremental;
+    text = next;
+    current = std::move(rechecked);
+  }
+}
+
+} // namespace
+
+TEST_CASE("find_change finds the one differing span", "[recheck]") {
+  const auto c = find_change("abcdef", "abXYef");
+  CHECK(c.begin == 2);
+  CHECK(c.old_end == 4);
+  CHECK(c.new_end == 4);
+  const auto insert = find_change("aaaa", "aaaaa"); // prefix first, suffix never overlaps it
+  CHECK(insert.begin == 4);
+  CHECK(insert.old_end == 4);
+  CHECK(insert.new_end == 5);
+  const auto same = find_change("same text", "same text");
+  CHECK(same.begin == same.old_end);
+  CHECK(same.begin == same.new_end);
+}
+
+TEST_CASE("incremental re-check equals a full check after chained random edits: test inputs",
+          "[recheck]") {
+  // Documents of ~12 test inputs each, so that edits have blocks before and after them.
+  const std::vector<test::NamedInput>& inputs = test::all_inputs();
+  REQUIRE(inputs.size() > 20);
+  Tally tally;
+  for (size_t start = 0; start < inputs.size(); start += 12) {
+    std::string doc, donor;
+    for (size_t k = start; k < std::min(start + 12, inputs.size()); ++k) {
+      doc += inputs[k].text;
+      doc += k % 3 == 0 ? "\n\nSome prose between the cases.\n\n" : "\n";
+    }
+    donor = inputs[(start * 7 + 5) % inputs.size()].text + inputs[(start + 3) % inputs.size()].text;
+    check_chain("inputs " + std::to_string(start), doc, donor, 1000 + start, 40, &tally);
+  }
+  INFO("edits " << tally.edits << ", incremental " << tally.incremental);
+  CHECK(tally.incremental * 2 > tally.edits);
+}
+
+TEST_CASE("incremental re-check equals a full check after chained random edits: transcripts",
+          "[recheck]") {
+  Tally tally;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    bench::TranscriptOptions options;
+    options.target_bytes = 24 * 1024;
+    options.seed = seed;
+    options.broken_rate = 0.2;
+    const std::string text = bench::generate_transcript(options);
+    options.seed = seed + 100;
+    const std::string donor = bench::generate_transcript(options);
+    check_chain("transcript " + std::to_string(seed), text, donor, seed, 100, &tally);
+  }
+  INFO("edits " << tally.edits << ", incremental " << tally.incremental);
+  CHECK(tally.incremental * 10 > tally.edits * 7);
+}
+
+TEST_CASE("a keystroke in a large transcript re-parses one block, not the document", "[recheck]") {
+  bench::TranscriptOptions options;
+  options.target_bytes = 256 * 1024;
+  const std::string text = bench::generate_transcript(options);
+  const CheckedDocument old = check_document(text);
+  const size_t middle = text.find("\n--CONTENT ", text.size() / 2);
+  REQUIRE(middle != std::string::npos);
+  std::string next = text;
+  next.insert(text.find('\n', middle + 1) + 1, "x"); // first byte of the value
+  const Recheck r = recheck_document(text, old, next);
+  REQUIRE(r.incremental);
+  const std::optional<Reparse> reparsed = reparse(text, old.parsed, next, {});
+  REQUIRE(reparsed);
+  CHECK(reparsed->window.new_offset_end - reparsed->window.first_offset < 4096);
+  CHECK(reparsed->window.new_block_end - reparsed->window.first_block <= 3);
+  CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next)));
+}
