@@ -63,21 +63,24 @@ size_t count_newlines(std::string_view s) {
 
 TextChange find_change(std::string_view old_text, std::string_view new_text) {
   const size_t common = std::min(old_text.size(), new_text.size());
+  // Page-sized memcmp steps first: editors send one keystroke in megabytes of unchanged text.
+  constexpr size_t kStep = 4096;
+  const char* a = old_text.data();
+  const char* b = new_text.data();
   size_t prefix = 0;
-  // Word-sized steps first: editors send one keystroke in megabytes of unchanged text.
-  while (prefix + 8 <= common &&
-         std::memcmp(old_text.data() + prefix, new_text.data() + prefix, 8) == 0)
-    prefix += 8;
-  while (prefix < common && old_text[prefix] == new_text[prefix])
+  while (prefix + kStep <= common && std::memcmp(a + prefix, b + prefix, kStep) == 0)
+    prefix += kStep;
+  while (prefix < common && a[prefix] == b[prefix])
     ++prefix;
-  size_t suffix = 0;
   const size_t max_suffix = common - prefix;
-  while (suffix + 8 <= max_suffix &&
-         std::memcmp(old_text.data() + old_text.size() - suffix - 8,
-                     new_text.data() + new_text.size() - suffix - 8, 8) == 0)
-    suffix += 8;
+  const char* a_end = a + old_text.size();
+  const char* b_end = b + new_text.size();
+  size_t suffix = 0;
+  while (suffix + kStep <= max_suffix &&
+         std::memcmp(a_end - suffix - kStep, b_end - suffix - kStep, kStep) == 0)
+    suffix += kStep;
   while (suffix < max_suffix &&
-         old_text[old_text.size() - suffix - 1] == new_text[new_text.size() - suffix - 1])
+         a_end[-1 - static_cast<ptrdiff_t>(suffix)] == b_end[-1 - static_cast<ptrdiff_t>(suffix)])
     ++suffix;
   return {prefix, old_text.size() - suffix, new_text.size() - suffix};
 }
@@ -206,8 +209,10 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
     if (nesl_ids(old.blocks, w.first_block, w.old_block_end, cites) !=
         nesl_ids(window.blocks, 0, window.blocks.size(), cites))
       return std::nullopt;
-    for (size_t b = w.old_block_end; b < old.blocks.size(); ++b)
-      if (!refers_at_or_after(old.blocks[b], w.old_offset_end)) return std::nullopt;
+    // Blocks are in text order and each refers only to its own lines: the first is enough.
+    if (w.old_block_end < old.blocks.size() &&
+        !refers_at_or_after(old.blocks[w.old_block_end], w.old_offset_end))
+      return std::nullopt;
     for (size_t d = w.old_diagnostic_end; d < old.diagnostics.size(); ++d)
       if (!refers_at_or_after(old.diagnostics[d], w.old_offset_end)) return std::nullopt;
   }
