@@ -1,6 +1,8 @@
 // libFuzzer target for the whole engine: check_document on the bytes, the streaming
-// DocumentParser (chunk sizes derived from the data) against the one-shot parse, and the
-// preferred fixes applied and re-checked. Any mismatch or broken invariant aborts.
+// DocumentParser (chunk sizes derived from the data) against the one-shot parse, the
+// preferred fixes applied and re-checked, and the incremental re-check after two edits (the
+// fixes, and a data-derived cut and paste) against a full check. Any mismatch or broken
+// invariant aborts.
 #include "diagnostics/check.h"
 #include "diagnostics/codes.h"
 #include "fixits/apply_fixes.h"
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,6 +114,33 @@ void compare_documents(std::string_view text, const ParsedDocument& a, const Par
   }
 }
 
+void compare_checked(std::string_view text, const CheckedDocument& a, const CheckedDocument& b) {
+  compare_documents(text, a.parsed, b.parsed);
+  FUZZ_CHECK(a.parsed.resume_points.size() == b.parsed.resume_points.size(),
+             "resume point count differs", 0);
+  for (size_t i = 0; i < a.parsed.resume_points.size(); ++i) {
+    const ResumePoint& x = a.parsed.resume_points[i];
+    const ResumePoint& y = b.parsed.resume_points[i];
+    FUZZ_CHECK(x.offset == y.offset && x.line == y.line && x.blocks == y.blocks &&
+                   x.diagnostics == y.diagnostics && x.same_state(y),
+               "resume point differs", i);
+  }
+  FUZZ_CHECK(a.diagnostics.size() == b.diagnostics.size(), "checked diagnostic count differs", 0);
+  for (size_t i = 0; i < a.diagnostics.size(); ++i) {
+    const Diagnostic& x = a.diagnostics[i];
+    const Diagnostic& y = b.diagnostics[i];
+    FUZZ_CHECK(x.code == y.code && x.block == y.block && x.line == y.line && x.range == y.range,
+               "checked diagnostic differs", i);
+    FUZZ_CHECK(x.message == y.message && x.fixes == y.fixes, "checked diagnostic text differs", i);
+  }
+  FUZZ_CHECK(a.verdicts.size() == b.verdicts.size(), "verdict count differs", 0);
+  for (size_t i = 0; i < a.verdicts.size(); ++i)
+    FUZZ_CHECK(a.verdicts[i].valid == b.verdicts[i].valid &&
+                   a.verdicts[i].error_count == b.verdicts[i].error_count &&
+                   a.verdicts[i].warning_count == b.verdicts[i].warning_count,
+               "verdict differs", i);
+}
+
 // Chunk sizes come from a hash of the input, so a crash reproduces from the file alone.
 class ChunkPlan {
 public:
@@ -192,5 +222,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   apply_preferred_fixes(text, checked.diagnostics, &fixed);
   const CheckedDocument rechecked = check_document(fixed);
   check_invariants(fixed, rechecked.parsed, rechecked.diagnostics);
+
+  // (4) incremental re-checks == full checks: after the fixes, then after moving a span of the
+  // fixed text elsewhere (positions from the data's hash).
+  const CheckedDocument fixed_full = check_with_verified_fixes(fixed);
+  const CheckedDocument fixed_incremental = recheck_with_verified_fixes(text, checked, fixed);
+  compare_checked(fixed, fixed_incremental, fixed_full);
+  if (!fixed.empty()) {
+    const size_t h = std::hash<std::string_view>{}(text);
+    const size_t from = h % fixed.size();
+    const size_t length = std::min<size_t>((h >> 20) % 64, fixed.size() - from);
+    std::string moved = fixed;
+    const std::string span = moved.substr(from, length);
+    moved.erase(from, length);
+    moved.insert((h >> 40) % (moved.size() + 1), span);
+    compare_checked(moved, recheck_with_verified_fixes(fixed, fixed_full, moved),
+                    check_with_verified_fixes(moved));
+  }
   return 0;
 }
