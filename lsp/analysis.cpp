@@ -156,9 +156,7 @@ int Analysis::block_at_line(uint32_t line) const {
 }
 
 size_t Analysis::block_errors(int b) const {
-  return static_cast<size_t>(
-      std::count_if(diagnostics.begin(), diagnostics.end(),
-                    [&](const Diagnostic& d) { return d.block == b && is_error(d.severity); }));
+  return b >= 0 && static_cast<size_t>(b) < block_error_counts.size() ? block_error_counts[b] : 0;
 }
 
 const apply::Plan& Analysis::plan() const {
@@ -253,6 +251,12 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
       }
     }
   }
+  // Counted once: lenses, symbols and execute ask for every block.
+  a->block_error_counts.assign(a->checked.parsed.blocks.size(), 0);
+  for (const Diagnostic& d : a->diagnostics)
+    if (d.block >= 0 && static_cast<size_t>(d.block) < a->block_error_counts.size() &&
+        is_error(d.severity))
+      ++a->block_error_counts[static_cast<size_t>(d.block)];
   a->elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - started);
   return a;

@@ -94,6 +94,7 @@ struct Analysis {
   std::vector<Diagnostic> diagnostics; // engine + workspace diagnostics, by line
   std::chrono::microseconds elapsed{0};
   bool incremental = false; // the engine re-checked only what changed since the base
+  std::vector<uint32_t> block_error_counts; // per block: error-severity diagnostics (all kinds)
 
   const LineIndex& lines() const { return checked.parsed.lines; }
   // The apply plan, built on first use (thread-safe; empty when too_large).

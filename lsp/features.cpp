@@ -267,14 +267,16 @@ json fix_all_edit(const FeatureContext& ctx) {
 json code_lenses(const FeatureContext& ctx) {
   json lenses = json::array();
   const auto& blocks = ctx.analysis.checked.parsed.blocks;
+  // Planned actions per block, counted in one pass over the plan.
+  std::vector<size_t> actions_of(blocks.size(), 0);
+  for (const apply::PlannedAction& a : ctx.analysis.plan().actions)
+    if (a.block >= 0 && static_cast<size_t>(a.block) < blocks.size()) ++actions_of[a.block];
   for (size_t b = 0; b < blocks.size(); ++b) {
     const Block& block = blocks[b];
     const size_t errors = ctx.analysis.block_errors(static_cast<int>(b));
     json command;
     if (errors == 0) {
-      const size_t actions = static_cast<size_t>(std::count_if(
-          ctx.analysis.plan().actions.begin(), ctx.analysis.plan().actions.end(),
-          [&](const apply::PlannedAction& a) { return a.block == static_cast<int>(b); }));
+      const size_t actions = actions_of[b];
       command = {{"title", "▶ Apply block (" + count_noun(actions, "action") + ")"},
                  {"command", "blockls.executeBlock"},
                  {"arguments", json::array({{{"uri", ctx.uri},
