@@ -74,17 +74,19 @@ LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
                           std::string_view inserted) {
   const uint32_t first = old.line_of(begin); // starts 1..first are <= begin
   const uint32_t last = old.line_of(end);    // starts after `last` are > end
-  size_t added = 0;
-  for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
-    ++added;
+  const std::vector<size_t>& from = old.starts_;
   LineIndex out;
-  out.reserve(first + 1 + added + (old.line_count() - last - 1));
-  for (uint32_t l = 1; l <= first; ++l)
-    out.add_line_start(old.line_start(l));
+  std::vector<size_t>& starts = out.starts_;
+  starts.reserve(from.size() + std::count(inserted.begin(), inserted.end(), '\n'));
+  // Bulk copies: a keystroke in a large document keeps hundreds of thousands of starts.
+  starts.assign(from.begin(), from.begin() + first + 1);
   for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
-    out.add_line_start(begin + pos + 1);
-  for (uint32_t l = last + 1; l < old.line_count(); ++l)
-    out.add_line_start(old.line_start(l) - end + begin + inserted.size());
+    starts.push_back(begin + pos + 1);
+  const size_t moved_by = begin + inserted.size() - end; // modulo 2^64: may "subtract"
+  const size_t kept = starts.size();
+  starts.resize(kept + (from.size() - last - 1));
+  std::transform(from.begin() + last + 1, from.end(), starts.begin() + static_cast<ptrdiff_t>(kept),
+                 [moved_by](size_t s) { return s + moved_by; });
   return out;
 }
 

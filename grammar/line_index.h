@@ -45,6 +45,8 @@ public:
   bool offset_of_utf8(std::string_view text, uint32_t line, size_t column, size_t* offset) const;
 
 private:
+  friend LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
+                                   std::string_view inserted);
   std::vector<size_t> starts_;
 };
 
