@@ -33,6 +33,8 @@ public:
     if (open_block_fenced_ && doc_.blocks.size() > 0 && !doc_.blocks.back().fence_close_line &&
         fence_.closes(line.text)) {
       doc_.blocks.back().fence_close_line = line.number;
+    } else if (telt_.on_value_line(line, ctx) || nesl_.on_body_line(line, ctx)) {
+      return; // a content line of an open block (the block stays open)
     }
     if (telt_.in_block()) {
       telt_.on_line(line, ctx);
@@ -70,15 +72,18 @@ public:
   ParsedDocument& doc() { return doc_; }
 
 private:
-  // True when the line is empty or starts with an ASCII byte that begins none of: a TELT start
-  // or stray end (`#!`, `-`), a NESL header after JavaScript whitespace (`#!`, blanks, control
+  // True when the line is empty or starts with ASCII bytes that begin none of: a TELT start
+  // or stray end (`#!`, `--`), a NESL header after JavaScript whitespace (`#!`, blanks, control
   // spaces; non-ASCII whitespace starts with a byte >= 0x80) or a Markdown fence (spaces, `` ` ``,
-  // `~`). Outside blocks such a line is plain prose for every dialect.
+  // `~`). Outside blocks such a line is plain prose for every dialect (Markdown headings and
+  // bullet lists included).
   static bool is_plain_line(std::string_view line) {
     if (line.empty()) return true;
     const unsigned char c = static_cast<unsigned char>(line[0]);
-    if (c >= 0x80 || c <= ' ') return false;
-    return c != '#' && c != '-' && c != '`' && c != '~';
+    if (c >= 0x80 || c <= ' ' || c == '`' || c == '~') return false;
+    if (c == '#') return line.size() < 2 || line[1] != '!';
+    if (c == '-') return line.size() < 2 || line[1] != '-';
+    return true;
   }
 
   void after_line() {

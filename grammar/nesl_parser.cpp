@@ -6,6 +6,7 @@
 // per cause.
 #include "grammar/nesl_parser.h"
 
+#include "grammar/byte_search.h"
 #include "grammar/document_parser.h"
 #include "grammar/text_edit.h"
 #include "grammar/unicode.h"
@@ -372,33 +373,34 @@ void NeslParser::seeking_line(const LineRef& line, ParseContext& ctx) {
 
 void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyntax& era,
                             const nesl::HeaderMatch& m) {
-  Block b;
-  b.dialect = Dialect::nesl;
-  b.era = era.era;
-  b.id = std::string(line.text.substr(m.id_begin, m.id_end - m.id_begin));
-  b.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
-  b.start_line = line.number;
-  b.range = {line.begin, line.end};
-  Command c;
+  // Built in place (no temporary Block or Command to move and destroy).
+  Block& blk = ctx.out->blocks.emplace_back();
+  blk.dialect = Dialect::nesl;
+  blk.era = era.era;
+  const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
+  blk.id.assign(id);
+  blk.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
+  blk.start_line = line.number;
+  blk.range = {line.begin, line.end};
+  Command& c = blk.commands.emplace_back();
   c.line = line.number;
   c.name_range = {line.begin, line.begin};
-  b.commands.push_back(std::move(c));
-  ctx.out->blocks.push_back(std::move(b));
   block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
-  const Block& blk = ctx.out->blocks.back();
   state_ = State::in_block;
   era_ = &era;
-  id_ = blk.id;
-  delim_ = std::string(era.delim_prefix) + id_;
+  id_.assign(id);
+  delim_.assign(era.delim_prefix);
+  delim_.append(id);
+  delim_clear_from_ = delim_clear_until_ = 0;
   params_doc_ = ctx.out;
   params_block_ = block_;
   cascade_ = suspicious_seen_ = mismatched_ = false;
   fence_close_begin_ = npos;
-  id_refs_ = {blk.id_range};
-  era_refs_ = {{line.begin, line.begin + era.header.size() - 1}};
+  id_refs_.assign(1, blk.id_range);
+  era_refs_.assign(1, {line.begin, line.begin + era.header.size() - 1});
   duplicate_diag_ = legacy_diag_ = kNone;
-  skip_ = {};
-  quote_ = {};
+  if (skip_.active || !skip_.edits.empty()) skip_ = {};
+  if (quote_.active) quote_ = {};
   if (pending_header_.active) pending_header_ = {};
 
   if (const uint32_t* seen = seen_ids_.find(id_)) {
@@ -411,7 +413,8 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
         "Give every block its own id.");
   }
   seen_ids_.emplace(id_, line.number); // keeps the first block's line
-  const size_t units = unicode::utf16_length(id_);
+  // A block opens only with a valid id: ASCII letters and digits, one UTF-16 unit each.
+  const size_t units = id_.size();
   if (units != 3)
     report(ctx, kNonstandardBlockId, Severity::syntax_info, block_, line.number, blk.id_range,
            "Block id '" + id_ + "' has " + std::to_string(units) +
@@ -630,6 +633,17 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
   const size_t text_end = ctx.text.size();
   auto span = [&](size_t b, size_t e) { return ByteRange{base + b, std::min(base + e, text_end)}; };
 
+  // The common line: `key = "plain value"` with a valid, new key at column 0.
+  if (a.kind == Assignment::Kind::quoted && a.key_plain && a.value_plain) {
+    const std::string_view key = line.text.substr(0, a.key_end);
+    const int index = find_param(key);
+    if (index < 0) {
+      store_param(ctx, index, key, span(0, a.key_end), span(a.value_begin, a.value_end),
+                  line.number, {}, false, true);
+      return;
+    }
+  }
+
   if (a.kind != Assignment::Kind::error) {
     const std::string key(line.text.substr(a.key_begin, a.key_end - a.key_begin));
     const std::string_view raw_key = line.text.substr(0, a.eq);
@@ -832,6 +846,15 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
 // ---------------------------------------------------------------------------------------------
 // Heredocs
 
+void NeslParser::refresh_delim_search(size_t from, std::string_view text) {
+  // Text appended later (streaming) can only add occurrences that start after the last
+  // position at which a whole delimiter fitted into the text searched.
+  const size_t n = delim_.size();
+  const size_t found = find_bytes(text, delim_, from);
+  delim_clear_from_ = from;
+  delim_clear_until_ = found != npos ? found : text.size() - n + 1;
+}
+
 void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
   const size_t pos = line.text.find(delim_);
   if (pos != npos) {
@@ -912,8 +935,14 @@ int NeslParser::find_param(std::string_view key) const {
 void NeslParser::set_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
                            ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
                            bool in_quotes) {
+  store_param(ctx, find_param(key), key, name_range, value_range, line, std::move(decoded),
+              is_slice, in_quotes);
+}
+
+void NeslParser::store_param(ParseContext& ctx, int index, std::string_view key,
+                             ByteRange name_range, ByteRange value_range, uint32_t line,
+                             std::string decoded, bool is_slice, bool in_quotes) {
   Command& c = ctx.out->blocks[static_cast<size_t>(block_)].commands.front();
-  const int index = find_param(key);
   Parameter* p = nullptr;
   if (index >= 0) {
     p = &c.params[static_cast<size_t>(index)];

@@ -29,6 +29,19 @@ public:
   }
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
+  // The common case of on_line(), inline for the line router: a heredoc body line that
+  // cannot end the heredoc (no delimiter in it) nor anchor a fix (no `#` first) just extends
+  // the body and the block. False, having done nothing, for any other line. The router has
+  // already handled a Markdown fence that the line might close.
+  bool on_body_line(const LineRef& line, ParseContext& ctx) {
+    if (state_ != State::in_heredoc || !nl_known_ || block_ < 0) return false;
+    if ((!line.text.empty() && line.text[0] == '#') || may_hold_delim(line, ctx.text)) return false;
+    if (body_begin_ == npos) body_begin_ = line.begin;
+    body_end_ = line.end;
+    ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+    prev_line_begin_ = line.begin;
+    return true;
+  }
   // True when the open block could be ended by another dialect's start line (not inside
   // a heredoc, where every line is content).
   bool can_yield() const { return state_ == State::in_block; }
@@ -138,6 +151,19 @@ private:
     size_t size_ = 0;
   };
 
+  // True unless the heredoc delimiter surely does not occur in the line. Searches the text
+  // ahead once and remembers where the next occurrence starts, so body lines are not
+  // searched one by one.
+  bool may_hold_delim(const LineRef& line, std::string_view text) {
+    const size_t n = delim_.size();
+    if (line.end - line.begin < n) return false;
+    const size_t last_start = line.end - n;
+    if (line.begin >= delim_clear_from_ && last_start < delim_clear_until_) return false;
+    refresh_delim_search(line.begin, text);
+    return last_start >= delim_clear_until_;
+  }
+  void refresh_delim_search(size_t from, std::string_view text);
+
   // Lines.
   void learn_newline(const LineRef& line, const ParseContext& ctx);
   void handle_header(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
@@ -155,6 +181,10 @@ private:
   void set_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
                  ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
                  bool in_quotes = false);
+  // set_param() when the index of `key` (find_param(), -1 for a new key) is known.
+  void store_param(ParseContext& ctx, int index, std::string_view key, ByteRange name_range,
+                   ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
+                   bool in_quotes);
   // Index of `key` in the parameters of the last block opened (its only command), or -1.
   int find_param(std::string_view key) const;
   bool has_param(std::string_view key) const { return find_param(key) >= 0; }
@@ -201,6 +231,8 @@ private:
   uint32_t heredoc_line_ = 0;
   size_t body_begin_ = npos, body_end_ = npos;
   size_t body_end_marker_ = npos; // last body line equal to the end marker (fix anchor)
+  // No occurrence of delim_ starts in [delim_clear_from_, delim_clear_until_).
+  size_t delim_clear_from_ = 0, delim_clear_until_ = 0;
 
   // Document.
   IdTable seen_ids_; // NESL block id -> first start line

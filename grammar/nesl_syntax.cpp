@@ -6,6 +6,10 @@
 #include <array>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace blockls::nesl {
 namespace {
 
@@ -199,6 +203,13 @@ std::string_view js_trim_end(std::string_view s) {
 }
 
 std::string_view js_trim(std::string_view s) {
+  // Most lines start and end with a visible ASCII byte: nothing to trim. (JavaScript
+  // whitespace is ASCII <= 0x20 or a multi-byte sequence.)
+  const auto visible = [](char c) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    return u > 0x20 && u < 0x80;
+  };
+  if (!s.empty() && visible(s.front()) && visible(s.back())) return s;
   return js_trim_end(js_trim_start(s));
 }
 
@@ -428,6 +439,32 @@ bool is_ascii_js_space(unsigned char c) {
   return c == ' ' || (c >= 0x09 && c <= 0x0D);
 }
 
+// The first byte at or after `j` (before `n`) that a plain quoted body cannot hold as is — a
+// quote, a backslash, a control character — or a `:` (a possible `:=`); `n` when there is
+// none. Sixteen bytes at a time where SSE2 is available.
+size_t quoted_body_stop(const char* s, size_t j, size_t n) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i colon = _mm_set1_epi8(':');
+  const __m128i below_space = _mm_set1_epi8(0x1F);
+  for (; j + 16 <= n; j += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j));
+    // v <= 0x1F (unsigned) exactly when min(v, 0x1F) == v.
+    const __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+        _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v)));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (mask != 0) return j + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  for (; j < n; ++j) {
+    const unsigned char c = static_cast<unsigned char>(s[j]);
+    if (c == '"' || c == '\\' || c == ':' || c < 0x20) return j;
+  }
+  return n;
+}
+
 // The common shapes in one walk over the line: `key = "body"` (no escape or control character
 // in the body) and `key = <<'DELIM'`, with an ASCII word key at column 0, ASCII blanks around
 // the value and no `:=` anywhere. Fills `a` exactly as the general rules below would; false
@@ -446,9 +483,7 @@ bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
   if (i >= n || s[i] != '=') return false;
   const size_t eq = i++;
   if (i < n && s[i] == '>') return false;
-  for (const char* c = static_cast<const char*>(std::memchr(s + i, ':', n - i)); c != nullptr;
-       c = static_cast<const char*>(std::memchr(c + 1, ':', static_cast<size_t>(s + n - c - 1))))
-    if (c + 1 < s + n && c[1] == '=') return false;
+  const size_t after_eq = i;
   while (i < n && is_ascii_js_space(static_cast<unsigned char>(s[i])))
     ++i;
   if (i >= n) return false;
@@ -456,16 +491,23 @@ bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
   size_t close = 0;
   Assignment::Kind kind = Assignment::Kind::quoted;
   if (s[i] == '"') {
+    // Blanks lie between '=' and the value and only blanks may follow it: a `:=` (which the
+    // general rules report) can only be inside the body, so the body scan watches for it.
     size_t j = i + 1;
-    while (j < n) {
-      const unsigned char c = static_cast<unsigned char>(s[j]);
-      if (c == '"') break;
-      if (c == '\\' || c < 0x20) return false;
+    while (true) {
+      j = quoted_body_stop(s, j, n);
+      if (j >= n) return false;
+      if (s[j] == '"') break;
+      if (s[j] != ':') return false; // an escape or a control character
+      if (j + 1 < n && s[j + 1] == '=') return false;
       ++j;
     }
-    if (j >= n) return false;
     close = j;
   } else if (s[i] == '<') {
+    for (const char* c = static_cast<const char*>(std::memchr(s + after_eq, ':', n - after_eq));
+         c != nullptr;
+         c = static_cast<const char*>(std::memchr(c + 1, ':', static_cast<size_t>(s + n - c - 1))))
+      if (c + 1 < s + n && c[1] == '=') return false;
     if (i + 2 >= n || s[i + 1] != '<' || s[i + 2] != '\'') return false;
     const void* q = std::memchr(s + i + 3, '\'', n - i - 3);
     if (q == nullptr) return false;

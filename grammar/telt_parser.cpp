@@ -109,17 +109,17 @@ bool TeltParser::try_start(const LineRef& line, ParseContext& ctx) {
 }
 
 void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx) {
-  Block b;
+  // Built in place (no temporary Block to move and destroy).
+  Block& b = ctx.out->blocks.emplace_back();
   b.dialect = Dialect::telt;
   b.era = Era::telt;
-  b.id = std::string(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
+  b.id.assign(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
   b.id_range = {line.begin + start.hash_begin, line.begin + start.hash_end};
   b.start_line = line.number;
   b.range = {line.begin, line.end};
-  ctx.out->blocks.push_back(std::move(b));
   block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
 
-  const Block& opened = block(ctx);
+  const Block& opened = b;
   state_ = State::in_block;
   hash_ = opened.id;
   has_command_ = false;
@@ -205,12 +205,10 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
     return;
   }
   if (auto command = telt::parse_command(line.text)) {
-    Command c;
-    c.name =
-        std::string(line.text.substr(command->name_begin, command->name_end - command->name_begin));
+    Command& c = block(ctx).commands.emplace_back();
+    c.name.assign(line.text.substr(command->name_begin, command->name_end - command->name_begin));
     c.name_range = {line.begin + command->name_begin, line.begin + command->name_end};
     c.line = line.number;
-    block(ctx).commands.push_back(std::move(c));
     has_command_ = true;
     state_ = State::in_command;
     return;
@@ -243,8 +241,14 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     return false;
   }
 
-  const std::string name =
-      telt::to_upper(line.text.substr(d->name_begin, d->name_end - d->name_begin));
+  // Exact delimiters have a valid (upper-case) name already; only near misses need
+  // upper-casing.
+  std::string upper;
+  std::string_view name = line.text.substr(d->name_begin, d->name_end - d->name_begin);
+  if (kind == Kind::malformed) {
+    upper = telt::to_upper(name);
+    name = upper;
+  }
   const bool is_end = name == "END";
   // Only diagnostics need the canonical spelling.
   const auto canonical_of = [&] { return telt::canonical_delimiter(name, hash_); };
@@ -328,13 +332,15 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     state_ = State::recovering;
     return true;
   }
-  Parameter p;
-  p.name = name;
+  // Built in place; room for a few parameters at once (commands have two or three).
+  std::vector<Parameter>& params = block(ctx).commands.back().params;
+  if (params.empty()) params.reserve(4);
+  Parameter& p = params.emplace_back();
+  p.name.assign(name);
   p.name_range = {line.begin + d->name_begin, line.begin + d->name_end};
   p.value_range = {line.next, line.next};
   p.line = line.number;
   p.value_is_slice = true;
-  block(ctx).commands.back().params.push_back(std::move(p));
   state_ = State::in_parameter;
   return true;
 }

@@ -26,11 +26,35 @@ public:
   bool try_start(const LineRef& line, ParseContext& ctx);
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
+  // The common case of on_line(), inline for the line router: a line (with its line break)
+  // of an open parameter value that cannot be syntax (START, COMMAND, delimiter or near
+  // miss) just extends the value and the block. False, having done nothing, for any other
+  // line. The router has already handled a Markdown fence that the line might close.
+  bool on_value_line(const LineRef& line, ParseContext& ctx) {
+    if (state_ != State::in_parameter || !line.has_newline || !is_plain_content(line.text))
+      return false;
+    Block& b = block(ctx);
+    b.range.end = line.end;
+    // The value runs to the end of this line, a "\r" of "\r\n" included.
+    b.commands.back().params.back().value_range.end = line.next - 1;
+    return true;
+  }
   // End of input (`line_count` lines in all).
   void finish(ParseContext& ctx, uint32_t line_count);
 
 private:
   enum class State { outside, in_block, in_command, in_parameter, recovering };
+
+  // True when no TELT syntax rule can apply to the line: it neither starts with `#!` (START
+  // shapes) or `=` (COMMAND) nor has `-` after its blanks (delimiters and their near misses).
+  static bool is_plain_content(std::string_view t) {
+    size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t'))
+      ++i;
+    if (i == t.size()) return true;
+    if (t[i] == '-') return false;
+    return i > 0 || (t[0] != '=' && !(t[0] == '#' && t.size() >= 2 && t[1] == '!'));
+  }
 
   void open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx);
   // Reports the open block as unclosed; `next_start` is the START that interrupts it
