@@ -22,7 +22,106 @@ class LineRouter {
 public:
   explicit LineRouter(ParseOptions options) : options_(options) {}
 
+  // The common lines, handled without building a LineRef or calling into a parser: prose no
+  // dialect can claim, TELT value lines and NESL heredoc body lines that cannot be syntax.
+  // Each has exactly the effect on_line() would have. Returns false for every other line
+  // (then on_line() must run). `begin`/`end`/`next` as in LineRef; the line has its break.
+  bool fast_line(std::string_view text, size_t begin, size_t end, size_t next) {
+    const std::string_view t(text.data() + begin, end - begin);
+    switch (mode_) {
+    case Mode::prose: {
+      const size_t lead = blank_prefix(t);
+      if (lead < t.size()) {
+        const unsigned char c = static_cast<unsigned char>(t[lead]);
+        if (c == '`' || c == '~') {
+          // A fence line no dialect claims (nor, indented, a TELT delimiter).
+          fence_.observe(t);
+        } else if (!is_plain_after_blanks(t, lead)) {
+          return false;
+        }
+      }
+      nesl_.note_prose_line(begin);
+      return true;
+    }
+    case Mode::telt_value:
+      if (fence_may_close(t) || !TeltParser::is_plain_content(t)) return false;
+      telt_block_range_->end = end;
+      // The value runs to the end of this line, a "\r" of "\r\n" included.
+      telt_value_range_->end = next - 1;
+      return true;
+    case Mode::nesl_body:
+      if (fence_may_close(t)) return false;
+      return nesl_.on_body_line(begin, end, text, *nesl_block_range_);
+    case Mode::general:
+      break;
+    }
+    return false;
+  }
+
+  // Any line, by the full rules.
   void on_line(std::string_view text, const LineRef& line) {
+    route(text, line);
+    update_mode();
+  }
+
+  ParsedDocument finish(std::string_view text, uint32_t line_count) {
+    ParseContext ctx{text, &doc_, fence_.open()};
+    telt_.finish(ctx, line_count);
+    nesl_.finish(ctx, line_count);
+    return std::move(doc_);
+  }
+
+  ParsedDocument& doc() { return doc_; }
+
+private:
+  // What fast_line() may take on: set after every on_line() (fast lines change nothing it
+  // depends on).
+  enum class Mode : uint8_t { general, prose, telt_value, nesl_body };
+
+  void update_mode() {
+    fence_watch_ = open_block_fenced_ && !doc_.blocks.empty() &&
+                   !doc_.blocks.back().fence_close_line && fence_.open();
+    if (telt_.in_block()) {
+      mode_ = Mode::general;
+      if (telt_.in_value()) {
+        mode_ = Mode::telt_value;
+        telt_block_range_ = &telt_.open_block_range(doc_);
+        telt_value_range_ = &telt_.open_value_range(doc_);
+      }
+    } else if (nesl_.in_block()) {
+      mode_ = Mode::general;
+      if (nesl_.in_heredoc_body()) {
+        mode_ = Mode::nesl_body;
+        nesl_block_range_ = &nesl_.open_block_range(doc_);
+      }
+    } else {
+      mode_ = !options_.nesl || nesl_.quiet_outside() ? Mode::prose : Mode::general;
+    }
+  }
+
+  // True when the line closes the Markdown fence around the open block (see route()).
+  bool fence_may_close(std::string_view t) const { return fence_watch_ && fence_.closes(t); }
+
+  static size_t blank_prefix(std::string_view t) {
+    size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t'))
+      ++i;
+    return i;
+  }
+
+  // Outside blocks, a line whose first non-blank byte (at `lead`) is visible ASCII and begins
+  // neither a TELT start or stray end (`#!` or `--` at column 0), nor a NESL header (`#!`
+  // after JavaScript whitespace), nor a Markdown fence (`` ` ``, `~`): prose for every dialect.
+  // An indented `--` is no stray end (TELT delimiters start at column 0).
+  static bool is_plain_after_blanks(std::string_view t, size_t lead) {
+    const unsigned char c = static_cast<unsigned char>(t[lead]);
+    if (c >= 0x80 || c < ' ' || c == '`' || c == '~') return false;
+    if (c == '#') return lead + 1 >= t.size() || t[lead + 1] != '!';
+    if (c == '-') return lead > 0 || t.size() < 2 || t[1] != '-';
+    return true;
+  }
+
+  void route(std::string_view text, const LineRef& line) {
     ParseContext ctx{text, &doc_, fence_.open()};
     if (!telt_.in_block() && !nesl_.in_block() && is_plain_line(line.text)) {
       // Prose that no dialect can claim and that cannot open or close a fence.
@@ -33,8 +132,6 @@ public:
     if (open_block_fenced_ && doc_.blocks.size() > 0 && !doc_.blocks.back().fence_close_line &&
         fence_.closes(line.text)) {
       doc_.blocks.back().fence_close_line = line.number;
-    } else if (telt_.on_value_line(line, ctx) || nesl_.on_body_line(line, ctx)) {
-      return; // a content line of an open block (the block stays open)
     }
     if (telt_.in_block()) {
       telt_.on_line(line, ctx);
@@ -62,16 +159,6 @@ public:
     after_line();
   }
 
-  ParsedDocument finish(std::string_view text, uint32_t line_count) {
-    ParseContext ctx{text, &doc_, fence_.open()};
-    telt_.finish(ctx, line_count);
-    nesl_.finish(ctx, line_count);
-    return std::move(doc_);
-  }
-
-  ParsedDocument& doc() { return doc_; }
-
-private:
   // True when the line is empty or starts with ASCII bytes that begin none of: a TELT start
   // or stray end (`#!`, `--`), a NESL header after JavaScript whitespace (`#!`, blanks, control
   // spaces; non-ASCII whitespace starts with a byte >= 0x80) or a Markdown fence (spaces, `` ` ``,
@@ -96,6 +183,13 @@ private:
   TeltParser telt_;
   NeslParser nesl_;
   bool open_block_fenced_ = false;
+  // fast_line() state, from update_mode(). The pointers address the open block's range and
+  // value in doc_, stable while only fast lines are seen (they add no block or parameter).
+  Mode mode_ = Mode::general;
+  bool fence_watch_ = false; // the open block's fence is open and its closer not yet seen
+  ByteRange* telt_block_range_ = nullptr;
+  ByteRange* telt_value_range_ = nullptr;
+  ByteRange* nesl_block_range_ = nullptr;
 };
 
 // Finds the line breaks of a buffer 64 bytes at a time: each block becomes a bit mask of its
@@ -166,8 +260,10 @@ size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_n
     size_t end = nl;
     if (end > pos && data[end - 1] == '\r') --end;
     lines.add_line_start(nl + 1);
-    const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
-    router.on_line(text, line);
+    if (!router.fast_line(text, pos, end, nl + 1)) {
+      const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
+      router.on_line(text, line);
+    }
     ++number;
     pos = nl + 1;
   }

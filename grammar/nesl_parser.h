@@ -29,17 +29,26 @@ public:
   }
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
-  // The common case of on_line(), inline for the line router: a heredoc body line that
-  // cannot end the heredoc (no delimiter in it) nor anchor a fix (no `#` first) just extends
-  // the body and the block. False, having done nothing, for any other line. The router has
-  // already handled a Markdown fence that the line might close.
-  bool on_body_line(const LineRef& line, ParseContext& ctx) {
-    if (state_ != State::in_heredoc || !nl_known_ || block_ < 0) return false;
-    if ((!line.text.empty() && line.text[0] == '#') || may_hold_delim(line, ctx.text)) return false;
-    if (body_begin_ == npos) body_begin_ = line.begin;
-    body_end_ = line.end;
-    ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
-    prev_line_begin_ = line.begin;
+  // For the line router's fast path (DocumentParser). Outside blocks: nothing but the line's
+  // position is needed from a prose line (the line break is known, no rejected header waits
+  // for its end marker).
+  bool quiet_outside() const { return nl_known_ && !pending_header_.active; }
+  // on_plain_line() when quiet_outside().
+  void note_prose_line(size_t begin) { prev_line_begin_ = begin; }
+  // Inside a heredoc of an open block, and where that block's range is.
+  bool in_heredoc_body() const { return state_ == State::in_heredoc && nl_known_ && block_ >= 0; }
+  ByteRange& open_block_range(ParsedDocument& doc) const {
+    return doc.blocks[static_cast<size_t>(block_)].range;
+  }
+  // on_line() for a heredoc body line [begin, end) that cannot end the heredoc (no delimiter
+  // in it) nor anchor a fix (no `#` first): it extends the body and the block. False, having
+  // done nothing, for any other line.
+  bool on_body_line(size_t begin, size_t end, std::string_view text, ByteRange& block_range) {
+    if ((end > begin && text[begin] == '#') || may_hold_delim(begin, end, text)) return false;
+    if (body_begin_ == npos) body_begin_ = begin;
+    body_end_ = end;
+    block_range.end = end;
+    prev_line_begin_ = begin;
     return true;
   }
   // True when the open block could be ended by another dialect's start line (not inside
@@ -154,12 +163,12 @@ private:
   // True unless the heredoc delimiter surely does not occur in the line. Searches the text
   // ahead once and remembers where the next occurrence starts, so body lines are not
   // searched one by one.
-  bool may_hold_delim(const LineRef& line, std::string_view text) {
+  bool may_hold_delim(size_t begin, size_t end, std::string_view text) {
     const size_t n = delim_.size();
-    if (line.end - line.begin < n) return false;
-    const size_t last_start = line.end - n;
-    if (line.begin >= delim_clear_from_ && last_start < delim_clear_until_) return false;
-    refresh_delim_search(line.begin, text);
+    if (end - begin < n) return false;
+    const size_t last_start = end - n;
+    if (begin >= delim_clear_from_ && last_start < delim_clear_until_) return false;
+    refresh_delim_search(begin, text);
     return last_start >= delim_clear_until_;
   }
   void refresh_delim_search(size_t from, std::string_view text);
@@ -171,6 +180,7 @@ private:
   void open_block(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
                   const nesl::HeaderMatch& m);
   void block_line(const LineRef& line, ParseContext& ctx);
+  bool plain_assignment_line(const LineRef& line, ParseContext& ctx);
   void assignment_line(const LineRef& line, ParseContext& ctx);
   void heredoc_line(const LineRef& line, ParseContext& ctx);
   void seeking_line(const LineRef& line, ParseContext& ctx);

@@ -26,24 +26,15 @@ public:
   bool try_start(const LineRef& line, ParseContext& ctx);
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
-  // The common case of on_line(), inline for the line router: a line (with its line break)
-  // of an open parameter value that cannot be syntax (START, COMMAND, delimiter or near
-  // miss) just extends the value and the block. False, having done nothing, for any other
-  // line. The router has already handled a Markdown fence that the line might close.
-  bool on_value_line(const LineRef& line, ParseContext& ctx) {
-    if (state_ != State::in_parameter || !line.has_newline || !is_plain_content(line.text))
-      return false;
-    Block& b = block(ctx);
-    b.range.end = line.end;
-    // The value runs to the end of this line, a "\r" of "\r\n" included.
-    b.commands.back().params.back().value_range.end = line.next - 1;
-    return true;
+  // For the line router's fast path (DocumentParser): a parameter value is open, and where
+  // its range and its block's range are (valid until the next on_line()).
+  bool in_value() const { return state_ == State::in_parameter; }
+  ByteRange& open_block_range(ParsedDocument& doc) const {
+    return doc.blocks[static_cast<size_t>(block_)].range;
   }
-  // End of input (`line_count` lines in all).
-  void finish(ParseContext& ctx, uint32_t line_count);
-
-private:
-  enum class State { outside, in_block, in_command, in_parameter, recovering };
+  ByteRange& open_value_range(ParsedDocument& doc) const {
+    return doc.blocks[static_cast<size_t>(block_)].commands.back().params.back().value_range;
+  }
 
   // True when no TELT syntax rule can apply to the line: it neither starts with `#!` (START
   // shapes) or `=` (COMMAND) nor has `-` after its blanks (delimiters and their near misses).
@@ -55,6 +46,11 @@ private:
     if (t[i] == '-') return false;
     return i > 0 || (t[0] != '=' && !(t[0] == '#' && t.size() >= 2 && t[1] == '!'));
   }
+  // End of input (`line_count` lines in all).
+  void finish(ParseContext& ctx, uint32_t line_count);
+
+private:
+  enum class State { outside, in_block, in_command, in_parameter, recovering };
 
   void open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx);
   // Reports the open block as unclosed; `next_start` is the START that interrupts it
