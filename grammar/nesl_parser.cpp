@@ -432,13 +432,19 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
         {{{line.begin + m.label_begin, line.begin + m.label_end}, std::string(kStandardLabel)}});
   }
   if (era.era != Era::nesl) {
-    legacy_diag_ =
-        report(ctx, kLegacyEra, Severity::syntax_info, block_, line.number, era_refs_.front(),
-               std::string(era.era == Era::sham ? "SHAM" : "Upper-case NESL") + " syntax ('" +
-                   std::string(nesl::js_trim(era.header)) + "', '" + std::string(era.end_prefix) +
-                   "', '" + std::string(era.delim_prefix) +
-                   "') is an older era of NESL; current tools expect '#!nesl', "
-                   "'#!end_', 'EOT_'");
+    // Built in one buffer: every SHAM / upper-case block has this note.
+    std::string message;
+    message.reserve(160);
+    message += era.era == Era::sham ? "SHAM" : "Upper-case NESL";
+    message += " syntax ('";
+    message += nesl::js_trim(era.header);
+    message += "', '";
+    message += era.end_prefix;
+    message += "', '";
+    message += era.delim_prefix;
+    message += "') is an older era of NESL; current tools expect '#!nesl', '#!end_', 'EOT_'";
+    legacy_diag_ = report(ctx, kLegacyEra, Severity::syntax_info, block_, line.number,
+                          era_refs_.front(), std::move(message));
   }
 }
 
@@ -495,7 +501,34 @@ bool NeslParser::suspicious_end(const LineRef& line, ParseContext& ctx, std::str
   return true;
 }
 
+// block_line() for the common lines — `key = "value"` or a heredoc opener with this block's
+// delimiter, a valid key at column 0 not seen before in the block — when no quote or skipped
+// heredoc is pending: they only add a parameter or open the heredoc. False, having done
+// nothing, for any other line.
+bool NeslParser::plain_assignment_line(const LineRef& line, ParseContext& ctx) {
+  nesl::PlainAssignment a;
+  if (!nesl::match_plain_assignment(line.text, &a)) return false;
+  const std::string_view key = line.text.substr(0, a.key_end);
+  if (find_param(key) >= 0) return false; // a DUPLICATE_KEY
+  const size_t base = line.begin;
+  if (!a.heredoc) {
+    store_param(ctx, -1, key, {base, base + a.key_end}, {base + a.value_begin, base + a.value_end},
+                line.number, {}, false, true);
+    return true;
+  }
+  if (line.text.substr(a.value_begin, a.value_end - a.value_begin) != delim_) return false;
+  heredoc_key_.assign(key);
+  heredoc_key_range_ = {base, base + a.key_end};
+  heredoc_line_ = line.number;
+  body_begin_ = body_end_ = body_end_marker_ = npos;
+  state_ = State::in_heredoc;
+  era_refs_.push_back({base + a.value_begin, base + a.value_begin + era_->delim_prefix.size()});
+  id_refs_.push_back({base + a.value_begin + era_->delim_prefix.size(), base + a.value_end});
+  return true;
+}
+
 void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
+  if (!quote_.active && !skip_.active && plain_assignment_line(line, ctx)) return;
   const std::string_view trimmed = nesl::js_trim(line.text);
   if (trimmed.empty()) return;
 
@@ -948,9 +981,8 @@ void NeslParser::store_param(ParseContext& ctx, int index, std::string_view key,
     p = &c.params[static_cast<size_t>(index)];
   } else {
     if (c.params.empty()) c.params.reserve(4);
-    c.params.push_back({});
-    p = &c.params.back();
-    p->name = key;
+    p = &c.params.emplace_back();
+    p->name.append(key); // into the empty string: cheaper than assign()
     p->name_range = name_range;
     p->line = line;
   }
@@ -1030,10 +1062,12 @@ void NeslParser::attach_block_fixes(ParseContext& ctx) {
   }
   if (legacy_diag_ != kNone) {
     const EraSyntax& now = nesl::era_syntax(Era::nesl);
+    const std::string_view old_header = nesl::js_trim(era_->header);
     std::vector<TextEdit> edits;
+    edits.reserve(era_refs_.size());
     for (const ByteRange& r : era_refs_) {
       const std::string_view old = slice(ctx.text, r);
-      if (old == nesl::js_trim(era_->header))
+      if (old == old_header)
         edits.push_back({r, std::string(nesl::js_trim(now.header))});
       else if (old == era_->end_prefix)
         edits.push_back({r, std::string(now.end_prefix)});

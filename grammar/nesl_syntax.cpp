@@ -19,8 +19,20 @@ constexpr std::array<EraSyntax, 3> kEras = {{
     {Era::sham, "#!SHAM ", "#!END_SHAM_", "EOT_SHAM_", "SHAM"},
 }};
 
+// ASCII letters and digits, by table (these run on every header and end marker).
+constexpr auto kAlnum = [] {
+  std::array<bool, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c)
+    t[c] = true;
+  for (int c = 'A'; c <= 'Z'; ++c)
+    t[c] = true;
+  for (int c = '0'; c <= '9'; ++c)
+    t[c] = true;
+  return t;
+}();
+
 bool is_ascii_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  return kAlnum[static_cast<unsigned char>(c)];
 }
 
 bool is_hex(char c) {
@@ -465,11 +477,13 @@ size_t quoted_body_stop(const char* s, size_t j, size_t n) {
   return n;
 }
 
+} // namespace
+
 // The common shapes in one walk over the line: `key = "body"` (no escape or control character
 // in the body) and `key = <<'DELIM'`, with an ASCII word key at column 0, ASCII blanks around
-// the value and no `:=` anywhere. Fills `a` exactly as the general rules below would; false
-// leaves the line to them.
-bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
+// the value and no `:=` anywhere. parse_assignment() finds exactly these values for them;
+// false leaves the line to its general rules.
+bool match_plain_assignment(std::string_view line, PlainAssignment* out) {
   const size_t n = line.size();
   const char* s = line.data();
   if (n == 0 || !is_key_start(static_cast<unsigned char>(s[0]))) return false;
@@ -489,7 +503,7 @@ bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
   if (i >= n) return false;
   const size_t value_begin = i;
   size_t close = 0;
-  Assignment::Kind kind = Assignment::Kind::quoted;
+  bool heredoc = false;
   if (s[i] == '"') {
     // Blanks lie between '=' and the value and only blanks may follow it: a `:=` (which the
     // general rules report) can only be inside the body, so the body scan watches for it.
@@ -513,26 +527,41 @@ bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
     if (q == nullptr) return false;
     close = static_cast<size_t>(static_cast<const char*>(q) - s);
     if (close == i + 3) return false;
-    kind = Assignment::Kind::heredoc;
+    heredoc = true;
   } else {
     return false;
   }
   for (size_t k = close + 1; k < n; ++k)
     if (!is_ascii_js_space(static_cast<unsigned char>(s[k]))) return false;
-  a->kind = kind;
-  a->eq = eq;
-  a->key_begin = 0;
-  a->key_end = key_end;
-  a->key_plain = true;
-  if (kind == Assignment::Kind::heredoc) {
-    a->value_begin = value_begin + 3;
-    a->value_end = close;
-    return true;
+  out->heredoc = heredoc;
+  out->eq = eq;
+  out->key_end = key_end;
+  if (heredoc) {
+    out->value_begin = value_begin + 3;
+    out->value_end = close;
+  } else {
+    out->value_begin = value_begin;
+    out->value_end = close + 1;
   }
-  a->value_begin = value_begin;
-  a->value_end = close + 1;
+  return true;
+}
+
+namespace {
+
+// parse_assignment()'s fast path: match_plain_assignment() into an Assignment.
+bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
+  PlainAssignment m;
+  if (!match_plain_assignment(line, &m)) return false;
+  a->kind = m.heredoc ? Assignment::Kind::heredoc : Assignment::Kind::quoted;
+  a->eq = m.eq;
+  a->key_begin = 0;
+  a->key_end = m.key_end;
+  a->key_plain = true;
+  a->value_begin = m.value_begin;
+  a->value_end = m.value_end;
+  if (m.heredoc) return true;
   a->value_plain = true;
-  if (decode) a->value.assign(s + value_begin + 1, close - value_begin - 1);
+  if (decode) a->value.assign(line.data() + m.value_begin + 1, m.value_end - m.value_begin - 2);
   return true;
 }
 
