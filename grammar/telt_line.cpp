@@ -1,6 +1,9 @@
 // TELT line shapes, matched byte by byte (no regex: this runs on every line of a transcript).
 #include "grammar/telt_line.h"
 
+#include <array>
+#include <cstring>
+
 namespace blockls::telt {
 namespace {
 
@@ -40,8 +43,18 @@ bool is_valid_hash(std::string_view hash) {
 
 bool is_valid_name(std::string_view name) {
   if (name.empty() || name[0] < 'A' || name[0] > 'Z') return false;
+  // A table lookup per byte (this runs on every delimiter and command line).
+  static constexpr auto kNameChar = [] {
+    std::array<bool, 256> t{};
+    for (int c = 'A'; c <= 'Z'; ++c)
+      t[c] = true;
+    for (int c = '0'; c <= '9'; ++c)
+      t[c] = true;
+    t['_'] = true;
+    return t;
+  }();
   for (char c : name)
-    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    if (!kNameChar[static_cast<unsigned char>(c)]) return false;
   return true;
 }
 
@@ -53,10 +66,18 @@ bool is_blank(std::string_view line) {
 
 size_t syntax_end(std::string_view line) {
   size_t end = line.size();
-  for (size_t i = 1; i + 1 < line.size(); ++i) {
-    if (line[i] == '/' && line[i + 1] == '/' && is_space(line[i - 1])) {
-      end = i;
-      break;
+  // The first `//` (at index 1 or later) with a blank before it; slashes are found with memchr.
+  if (line.size() >= 3) {
+    const char* data = line.data();
+    const char* last = data + line.size() - 1; // a `/` here has no second `/` after it
+    for (const char* p = static_cast<const char*>(std::memchr(data + 1, '/', line.size() - 2));
+         p != nullptr; p = p + 1 < last ? static_cast<const char*>(std::memchr(
+                                              p + 1, '/', static_cast<size_t>(last - (p + 1))))
+                                        : nullptr) {
+      if (p[1] == '/' && is_space(p[-1])) {
+        end = static_cast<size_t>(p - data);
+        break;
+      }
     }
   }
   while (end > 0 && (is_space(line[end - 1]) || line[end - 1] == '\r'))
