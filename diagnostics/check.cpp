@@ -40,7 +40,11 @@ CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
   validate_against_catalog(text, parsed, catalog, &out.diagnostics);
   const size_t validation_end = out.diagnostics.size();
 
-  if (const size_t bad = unicode::first_invalid_utf8(text); bad != std::string_view::npos) {
+  // The parser has seen which prefix of the text is ASCII (always valid UTF-8).
+  const size_t ascii = std::min(parsed.lines.ascii_prefix(), text.size());
+  size_t bad = unicode::first_invalid_utf8(text.substr(ascii));
+  if (bad != std::string_view::npos) bad += ascii;
+  if (bad != std::string_view::npos) {
     Diagnostic d;
     d.code = "INVALID_UTF8";
     d.severity = Severity::parameter_warning;

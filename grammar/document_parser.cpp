@@ -7,6 +7,7 @@
 #include "grammar/nesl_parser.h"
 #include "grammar/telt_parser.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -193,13 +194,19 @@ private:
 };
 
 // Finds the line breaks of a buffer 64 bytes at a time: each block becomes a bit mask of its
-// "\n" bytes (SSE2 compares where available), and next() pops the lowest set bit.
+// "\n" bytes (SSE2 compares where available), and next() pops the lowest set bit. On the way
+// it notes the first byte >= 0x80 (see LineIndex::ascii_prefix), so that the UTF-8 check
+// need not read an ASCII text a second time.
 class NewlineScanner {
 public:
   NewlineScanner(std::string_view text, size_t from)
       : data_(text.data()), size_(text.size()), base_(from) {
     load();
   }
+
+  // The first byte >= 0x80 among those loaded so far, or npos. Once next() has returned
+  // npos, every byte from `from` to the end has been loaded.
+  size_t first_non_ascii() const { return non_ascii_; }
 
   // Offset of the next "\n" at or after the previous one, or npos.
   size_t next() {
@@ -223,35 +230,46 @@ private:
     if (size_ - base_ >= 64) {
 #if defined(__SSE2__)
       const __m128i nl = _mm_set1_epi8('\n');
+      uint64_t high = 0;
       const auto bits = [&](int k) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+        high |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(v))) << (16 * k);
         return static_cast<uint64_t>(
             static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))));
       };
       mask_ = bits(0) | (bits(1) << 16) | (bits(2) << 32) | (bits(3) << 48);
 #else
       mask_ = 0;
-      for (size_t i = 0; i < 64; ++i)
+      uint64_t high = 0;
+      for (size_t i = 0; i < 64; ++i) {
         if (p[i] == '\n') mask_ |= uint64_t{1} << i;
+        if (static_cast<unsigned char>(p[i]) >= 0x80) high |= uint64_t{1} << i;
+      }
 #endif
+      if (high != 0 && non_ascii_ == std::string_view::npos)
+        non_ascii_ = base_ + static_cast<size_t>(__builtin_ctzll(high));
       return;
     }
     mask_ = 0;
-    for (size_t i = 0; i < size_ - base_; ++i)
+    for (size_t i = 0; i < size_ - base_; ++i) {
       if (p[i] == '\n') mask_ |= uint64_t{1} << i;
+      if (static_cast<unsigned char>(p[i]) >= 0x80 && non_ascii_ == std::string_view::npos)
+        non_ascii_ = base_ + i;
+    }
   }
 
   const char* data_;
   size_t size_;
   size_t base_;
   uint64_t mask_ = 0;
+  size_t non_ascii_ = std::string_view::npos;
 };
 
 // Splits `text[from, text.size())` into complete lines, records their starts in `lines` and
 // hands them to the router; returns the offset of the first byte not yet consumed (the start
-// of an incomplete last line).
+// of an incomplete last line). Lowers `*non_ascii` to the first byte >= 0x80 from `from` on.
 size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
-                            LineRouter& router, LineIndex& lines) {
+                            LineRouter& router, LineIndex& lines, size_t* non_ascii) {
   size_t pos = from;
   uint32_t number = *line_number;
   const char* data = text.data();
@@ -268,6 +286,7 @@ size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_n
     pos = nl + 1;
   }
   *line_number = number;
+  *non_ascii = std::min(*non_ascii, scanner.first_non_ascii());
   return pos;
 }
 
@@ -285,6 +304,7 @@ struct DocumentParser::State {
   LineIndex lines;
   size_t consumed = 0;
   uint32_t line_number = 0;
+  size_t non_ascii = std::string_view::npos; // first byte >= 0x80 fed so far
   bool finished = false;
 };
 
@@ -297,7 +317,8 @@ void DocumentParser::feed(std::string_view chunk) {
   State& s = *state_;
   if (s.finished || chunk.empty()) return;
   s.text.append(chunk);
-  s.consumed = route_complete_lines(s.text, s.consumed, &s.line_number, s.router, s.lines);
+  s.consumed =
+      route_complete_lines(s.text, s.consumed, &s.line_number, s.router, s.lines, &s.non_ascii);
 }
 
 ParsedDocument DocumentParser::finish() {
@@ -306,6 +327,7 @@ ParsedDocument DocumentParser::finish() {
   s.finished = true;
   route_last_line(s.text, s.consumed, s.line_number, s.router);
   ParsedDocument doc = s.router.finish(s.text, s.lines.line_count());
+  s.lines.set_ascii_prefix(std::min(s.non_ascii, s.text.size()));
   doc.lines = std::move(s.lines);
   return doc;
 }
@@ -320,9 +342,11 @@ ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   LineIndex lines;
   // Transcripts average ~30 bytes a line: room for that many (more lines grow the index).
   lines.reserve(text.size() / 24 + 2);
-  const size_t rest = route_complete_lines(text, 0, &line_number, router, lines);
+  size_t non_ascii = std::string_view::npos;
+  const size_t rest = route_complete_lines(text, 0, &line_number, router, lines, &non_ascii);
   route_last_line(text, rest, line_number, router);
   ParsedDocument doc = router.finish(text, lines.line_count());
+  lines.set_ascii_prefix(std::min(non_ascii, text.size()));
   doc.lines = std::move(lines);
   return doc;
 }
