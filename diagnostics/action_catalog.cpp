@@ -2,6 +2,8 @@
 // unified-design.yaml format. Library exceptions stop here and become error strings.
 #include "diagnostics/action_catalog.h"
 
+#include "grammar/bytes.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -49,14 +51,14 @@ std::string without_optional_key_marks(std::string_view yaml) {
 
 const ParamSpec* ActionSpec::find_param(std::string_view nesl_key) const {
   for (const ParamSpec& p : params)
-    if (p.name == nesl_key) return &p;
+    if (same_bytes(p.name, nesl_key)) return &p;
   return nullptr;
 }
 
 const ParamSpec* ActionSpec::find_telt_param(std::string_view telt_name) const {
   for (const ParamSpec& p : params)
     for (const std::string& n : p.telt_names)
-      if (n == telt_name) return &p;
+      if (same_bytes(n, telt_name)) return &p;
   return nullptr;
 }
 
@@ -240,7 +242,7 @@ const size_t* ActionCatalog::NameIndex::find(std::string_view name) const {
   const uint64_t h = hash(name);
   const size_t mask = slots_.size() - 1;
   for (size_t i = static_cast<size_t>(h) & mask; slots_[i].used; i = (i + 1) & mask)
-    if (slots_[i].hash == h && std::string_view(slots_[i].name) == name) return &slots_[i].action;
+    if (slots_[i].hash == h && same_bytes(slots_[i].name, name)) return &slots_[i].action;
   return nullptr;
 }
 

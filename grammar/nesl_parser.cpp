@@ -7,6 +7,7 @@
 #include "grammar/nesl_parser.h"
 
 #include "grammar/byte_search.h"
+#include "grammar/bytes.h"
 #include "grammar/document_parser.h"
 #include "grammar/text_edit.h"
 #include "grammar/unicode.h"
@@ -516,7 +517,8 @@ bool NeslParser::plain_assignment_line(const LineRef& line, ParseContext& ctx) {
                 line.number, {}, false, true);
     return true;
   }
-  if (line.text.substr(a.value_begin, a.value_end - a.value_begin) != delim_) return false;
+  if (!same_bytes(line.text.substr(a.value_begin, a.value_end - a.value_begin), delim_))
+    return false;
   heredoc_key_.assign(key);
   heredoc_key_range_ = {base, base + a.key_end};
   heredoc_line_ = line.number;
@@ -568,7 +570,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
   const int32_t block_before = block_;
   // End markers and headers of every era start with '#'.
   const bool hash_line = trimmed.front() == '#';
-  if (hash_line && trimmed.starts_with(era_->end_prefix)) {
+  if (hash_line && starts_with_bytes(trimmed, era_->end_prefix)) {
     if (const auto r = nesl::match_end_marker(line.text, *era_)) {
       const std::string_view end_id = line.text.substr(r->begin, r->end - r->begin);
       id_refs_.push_back({line.begin + r->begin, line.begin + r->end});
@@ -587,7 +589,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
     } else {
       suspicious_end(line, ctx, trimmed);
     }
-  } else if (hash_line && trimmed.starts_with(era_->header)) {
+  } else if (hash_line && starts_with_bytes(trimmed, era_->header)) {
     // A header of the block's own era: nesl-js reports the open block as not closed, even
     // when the header is malformed (then the block goes on).
     const nesl::HeaderMatch m = nesl::match_header(line.text, *era_);
@@ -961,7 +963,7 @@ int NeslParser::find_param(std::string_view key) const {
   const std::vector<Parameter>& params =
       params_doc_->blocks[static_cast<size_t>(params_block_)].commands.front().params;
   for (size_t i = 0; i < params.size(); ++i)
-    if (params[i].name == key) return static_cast<int>(i);
+    if (same_bytes(params[i].name, key)) return static_cast<int>(i);
   return -1;
 }
 

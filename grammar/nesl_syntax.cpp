@@ -1,6 +1,7 @@
 // Line-level SHAM / NESL syntax, mirroring nesl-js 0.1.12-beta.1 (see nesl_syntax.h).
 #include "grammar/nesl_syntax.h"
 
+#include "grammar/bytes.h"
 #include "grammar/unicode.h"
 
 #include <array>
@@ -162,7 +163,7 @@ const EraSyntax& era_syntax(Era era) {
 
 const EraSyntax* header_era(std::string_view trimmed) {
   for (const EraSyntax& e : kEras)
-    if (trimmed.starts_with(e.header)) return &e;
+    if (starts_with_bytes(trimmed, e.header)) return &e;
   return nullptr;
 }
 
@@ -227,14 +228,14 @@ std::string_view js_trim(std::string_view s) {
 
 HeaderMatch match_header(std::string_view line, const EraSyntax& era) {
   HeaderMatch m;
-  if (!line.starts_with(era.header)) return m;
+  if (!starts_with_bytes(line, era.header)) return m;
   size_t i = era.header.size();
-  if (line.substr(i, 2) != "[@") return m;
+  if (i + 2 > line.size() || line[i] != '[' || line[i + 1] != '@') return m;
   i += 2;
   const size_t label_begin = i;
   while (i < line.size() && (is_ascii_alnum(line[i]) || line[i] == '-'))
     ++i;
-  if (i == label_begin || line.substr(i, 2) != ": ") return m;
+  if (i == label_begin || i + 2 > line.size() || line[i] != ':' || line[i + 1] != ' ') return m;
   const size_t label_end = i;
   i += 2;
   const size_t id_begin = i;
@@ -258,7 +259,7 @@ bool is_valid_block_id(std::string_view id) {
 }
 
 std::optional<ByteRange> match_end_marker(std::string_view line, const EraSyntax& era) {
-  if (!line.starts_with(era.end_prefix)) return std::nullopt;
+  if (!starts_with_bytes(line, era.end_prefix)) return std::nullopt;
   const size_t begin = era.end_prefix.size();
   size_t i = begin;
   while (i < line.size() && is_ascii_alnum(line[i]))

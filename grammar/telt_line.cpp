@@ -1,6 +1,8 @@
 // TELT line shapes, matched byte by byte (no regex: this runs on every line of a transcript).
 #include "grammar/telt_line.h"
 
+#include "grammar/bytes.h"
+
 #include <array>
 #include <cstring>
 
@@ -175,6 +177,22 @@ std::optional<DelimiterLine> parse_delimiter(std::string_view line) {
   for (size_t i = space + 1; i < inner_end; ++i)
     if (is_space(body[i])) return std::nullopt;
   return DelimiterLine{indent, inner_begin, space, space + 1, inner_end, body_end};
+}
+
+std::optional<DelimiterLine> match_exact_delimiter(std::string_view line, std::string_view hash) {
+  const size_t n = line.size();
+  const size_t h = hash.size();
+  if (h == 0 || n < h + 6) return std::nullopt; // `--` NAME ` ` HASH `--`, NAME >= 1 byte
+  if (line[0] != '-' || line[1] != '-' || line[n - 1] != '-' || line[n - 2] != '-')
+    return std::nullopt;
+  const size_t space = n - 3 - h;
+  if (line[space] != ' ' || !same_bytes(line.substr(space + 1, h), hash)) return std::nullopt;
+  for (char c : hash)
+    if (!is_ascii_alnum(c)) return std::nullopt;
+  // A valid name has no blank, so `space` is the first one after `--`; the hash has no `/`,
+  // so there is no comment, and the line ends with `-`: syntax_end() is the line's end.
+  if (!is_valid_name(line.substr(2, space - 2))) return std::nullopt;
+  return DelimiterLine{0, 2, space, space + 1, n - 2, n};
 }
 
 std::optional<DelimiterLine> parse_near_miss(std::string_view line, std::string_view hash) {

@@ -4,6 +4,8 @@
 // COMMAND, PARAM, END), so one pass reports all of a block's problems.
 #include "grammar/telt_parser.h"
 
+#include "grammar/bytes.h"
+
 #include <string_view>
 
 namespace blockls {
@@ -220,10 +222,11 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
 bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
   enum class Kind { own, mismatch, indented, malformed };
   Kind kind = Kind::own;
-  auto d = telt::parse_delimiter(line.text);
+  auto d = telt::match_exact_delimiter(line.text, hash_);
+  if (!d) d = telt::parse_delimiter(line.text);
   std::string_view hash;
   if (d) hash = line.text.substr(d->hash_begin, d->hash_end - d->hash_begin);
-  if (d && !hash_.empty() && hash == hash_) {
+  if (d && !hash_.empty() && same_bytes(hash, hash_)) {
     kind = d->indent == 0 ? Kind::own : Kind::indented;
   } else if (d && d->indent == 0 && telt::is_valid_hash(hash)) {
     if (hash_.empty()) { // a START without a hash: the first delimiter names it
@@ -235,7 +238,8 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     } else {
       kind = Kind::mismatch;
     }
-  } else if ((d = telt::parse_near_miss(line.text, hash_))) {
+  } else if (!hash_.empty() && line.text.find(hash_) != std::string_view::npos &&
+             (d = telt::parse_near_miss(line.text, hash_))) { // a near miss carries the hash
     kind = Kind::malformed;
   } else {
     return false;
