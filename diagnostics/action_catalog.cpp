@@ -2,8 +2,11 @@
 // unified-design.yaml format. Library exceptions stop here and become error strings.
 #include "diagnostics/action_catalog.h"
 
+#include "grammar/bytes.h"
+
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -48,14 +51,14 @@ std::string without_optional_key_marks(std::string_view yaml) {
 
 const ParamSpec* ActionSpec::find_param(std::string_view nesl_key) const {
   for (const ParamSpec& p : params)
-    if (p.name == nesl_key) return &p;
+    if (same_bytes(p.name, nesl_key)) return &p;
   return nullptr;
 }
 
 const ParamSpec* ActionSpec::find_telt_param(std::string_view telt_name) const {
   for (const ParamSpec& p : params)
     for (const std::string& n : p.telt_names)
-      if (n == telt_name) return &p;
+      if (same_bytes(n, telt_name)) return &p;
   return nullptr;
 }
 
@@ -187,13 +190,60 @@ void ActionCatalog::reindex() {
 }
 
 const ActionSpec* ActionCatalog::find_nesl(std::string_view name) const {
-  const auto it = nesl_index_.find(name);
-  return it == nesl_index_.end() ? nullptr : &actions_[it->second];
+  const size_t* index = nesl_index_.find(name);
+  return index ? &actions_[*index] : nullptr;
 }
 
 const ActionSpec* ActionCatalog::find_telt(std::string_view name) const {
-  const auto it = telt_index_.find(name);
-  return it == telt_index_.end() ? nullptr : &actions_[it->second];
+  const size_t* index = telt_index_.find(name);
+  return index ? &actions_[*index] : nullptr;
+}
+
+// The length and the first and last (up to) eight bytes, mixed: enough to tell catalog names
+// apart, at a fixed cost whatever the name's length.
+uint64_t ActionCatalog::NameIndex::hash(std::string_view name) {
+  uint64_t head = 0, tail = 0;
+  const size_t n = name.size();
+  if (n > 0) std::memcpy(&head, name.data(), n < 8 ? n : 8);
+  if (n > 8) std::memcpy(&tail, name.data() + n - 8, 8);
+  uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ n) * 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 29);
+}
+
+void ActionCatalog::NameIndex::clear() {
+  slots_.clear();
+  size_ = 0;
+}
+
+void ActionCatalog::NameIndex::insert(Slot slot) {
+  const size_t mask = slots_.size() - 1;
+  size_t i = static_cast<size_t>(slot.hash) & mask;
+  while (slots_[i].used)
+    i = (i + 1) & mask;
+  slots_[i] = std::move(slot);
+  ++size_;
+}
+
+void ActionCatalog::NameIndex::emplace(const std::string& name, size_t action) {
+  if (find(name)) return;
+  if ((size_ + 1) * 2 > slots_.size()) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.clear();
+    slots_.resize(old.empty() ? 16 : old.size() * 2);
+    size_ = 0;
+    for (Slot& s : old)
+      if (s.used) insert(std::move(s));
+  }
+  insert(Slot{true, hash(name), action, name});
+}
+
+const size_t* ActionCatalog::NameIndex::find(std::string_view name) const {
+  if (slots_.empty()) return nullptr;
+  const uint64_t h = hash(name);
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = static_cast<size_t>(h) & mask; slots_[i].used; i = (i + 1) & mask)
+    if (slots_[i].hash == h && same_bytes(slots_[i].name, name)) return &slots_[i].action;
+  return nullptr;
 }
 
 } // namespace blockls

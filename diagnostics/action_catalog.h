@@ -3,10 +3,11 @@
 // in clada's unified-design.yaml format may add or change actions.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace blockls {
@@ -48,11 +49,28 @@ public:
   const ActionSpec* find_telt(std::string_view name) const;
 
 private:
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  // Name -> index in actions_: open addressing over FNV-1a hashes. Names are few and short and
+  // a lookup runs for every command of a document, so this beats a node-based hash map.
+  class NameIndex {
+  public:
+    void clear();
+    // Records `name` unless it is there already (the first action with a name wins).
+    void emplace(const std::string& name, size_t action);
+    // The action index of `name`, or nullptr.
+    const size_t* find(std::string_view name) const;
+
+  private:
+    struct Slot {
+      bool used = false;
+      uint64_t hash = 0;
+      size_t action = 0;
+      std::string name;
+    };
+    static uint64_t hash(std::string_view name);
+    void insert(Slot slot);
+    std::vector<Slot> slots_; // size a power of two, at most half full
+    size_t size_ = 0;
   };
-  using NameIndex = std::unordered_map<std::string, size_t, NameHash, std::equal_to<>>;
   // Rebuilds the name indexes after actions_ changed (the first action with a name wins, as
   // a scan in order would find it).
   void reindex();

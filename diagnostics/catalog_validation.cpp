@@ -5,6 +5,7 @@
 #include "diagnostics/suggest.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <map>
 
@@ -30,6 +31,12 @@ struct CommandView {
   bool has_action = true;        // NESL: false when the block has no `action`
   std::vector<ParamView> params; // NESL: without `action`
 };
+
+// The NESL `action` key. (A std::string == "literal" always calls memcmp; a string_view
+// comparison checks the length first.)
+bool is_action_key(std::string_view name) {
+  return name == "action";
+}
 
 std::string_view trim(std::string_view s) {
   const auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
@@ -213,7 +220,7 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
     if (!telt) {
       const Parameter* action = nullptr;
       for (const Parameter& p : loc.command->params)
-        if (p.name == "action") action = &p;
+        if (is_action_key(p.name)) action = &p;
       if (!action || !plain_quoted(text, *action)) return;
       target = {action->value_range.begin + 1, action->value_range.end - 1};
     }
@@ -258,17 +265,45 @@ struct Scratch {
   std::vector<const Parameter*> params;
 };
 
+// True when collect_issues() would find nothing for the command: its action is in the
+// catalog, every parameter is one of the action's (TELT: each at most once), every required
+// parameter is there and no parameter needs a type check. False when it cannot tell cheaply
+// (then the full rules decide). Most commands are valid: this spares them the views.
+bool surely_valid(const Block& block, const Command& command, const ActionCatalog& catalog) {
+  const bool telt = block.dialect == Dialect::telt;
+  bool has_action = telt;
+  for (const Parameter& p : command.params)
+    if (!telt && is_action_key(p.name)) has_action = true;
+  if (!has_action) return false;
+  const ActionSpec* spec = find_action(catalog, block.dialect, command.name);
+  if (!spec || spec->params.size() > 64) return false;
+  uint64_t seen = 0;
+  for (const Parameter& p : command.params) {
+    if (!telt && is_action_key(p.name)) continue;
+    const ParamSpec* ps = find_param(*spec, block.dialect, p.name);
+    if (!ps) return false;
+    if (ps->type != ParamType::string || ps->absolute_path) return false;
+    const uint64_t bit = uint64_t{1} << (ps - spec->params.data());
+    if (telt && (seen & bit) != 0) return false;
+    seen |= bit;
+  }
+  for (size_t i = 0; i < spec->params.size(); ++i)
+    if (spec->params[i].required && (seen & (uint64_t{1} << i)) == 0) return false;
+  return true;
+}
+
 void validate_command(std::string_view text, const ParsedDocument& doc, int block_index,
                       const Command& command, const ActionCatalog& catalog, bool report_missing,
                       Scratch& scratch, std::vector<Diagnostic>* out) {
   const Block& block = doc.blocks[block_index];
+  if (report_missing && surely_valid(block, command, catalog)) return;
   CommandView view{block.dialect, command.name, true, std::move(scratch.views)};
   Located loc{&block, block_index, &command, std::move(scratch.params)};
   view.params.clear();
   loc.params.clear();
   bool has_action = false;
   for (const Parameter& p : command.params) {
-    if (block.dialect == Dialect::nesl && p.name == "action") {
+    if (block.dialect == Dialect::nesl && is_action_key(p.name)) {
       has_action = true;
       continue;
     }

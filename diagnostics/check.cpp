@@ -64,8 +64,11 @@ std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& par
 }
 
 std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines) {
-  const size_t bad = unicode::first_invalid_utf8(text);
+  // The parser has seen which prefix of the text is ASCII (always valid UTF-8).
+  const size_t ascii = std::min(lines.ascii_prefix(), text.size());
+  size_t bad = unicode::first_invalid_utf8(text.substr(ascii));
   if (bad == std::string_view::npos) return std::nullopt;
+  bad += ascii;
   Diagnostic d;
   d.code = "INVALID_UTF8";
   d.severity = Severity::parameter_warning;

@@ -7,6 +7,7 @@
 #include "grammar/nesl_parser.h"
 #include "grammar/telt_parser.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -24,7 +25,115 @@ class LineRouter {
 public:
   explicit LineRouter(ParseOptions options) : options_(options) {}
 
+  // The common lines, handled without building a LineRef or calling into a parser: prose no
+  // dialect can claim, TELT value lines and NESL heredoc body lines that cannot be syntax.
+  // Each has exactly the effect on_line() would have. Returns false for every other line
+  // (then on_line() must run). `begin`/`end`/`next` as in LineRef; the line has its break.
+  bool fast_line(std::string_view text, size_t begin, size_t end, size_t next) {
+    const std::string_view t(text.data() + begin, end - begin);
+    switch (mode_) {
+    case Mode::prose: {
+      const size_t lead = blank_prefix(t);
+      if (lead < t.size()) {
+        const unsigned char c = static_cast<unsigned char>(t[lead]);
+        if (c == '`' || c == '~') {
+          // A fence line no dialect claims (nor, indented, a TELT delimiter).
+          fence_.observe(t);
+        } else if (!is_plain_after_blanks(t, lead)) {
+          return false;
+        }
+      }
+      nesl_.note_prose_line(begin);
+      return true;
+    }
+    case Mode::telt_value:
+      if (fence_may_close(t) || !TeltParser::is_plain_content(t)) return false;
+      telt_block_range_->end = end;
+      // The value runs to the end of this line, a "\r" of "\r\n" included.
+      telt_value_range_->end = next - 1;
+      return true;
+    case Mode::nesl_body:
+      if (fence_may_close(t)) return false;
+      return nesl_.on_body_line(begin, end, text, *nesl_block_range_);
+    case Mode::general:
+      break;
+    }
+    return false;
+  }
+
+  // Any line, by the full rules.
   void on_line(std::string_view text, const LineRef& line) {
+    route(text, line);
+    update_mode();
+  }
+
+  // Continues a parse at `point` (see ResumePoint), given the blocks before it. The document
+  // built from here on numbers its blocks from 0; resume points keep absolute counts.
+  void resume(const ResumePoint& point, const std::vector<Block>& earlier) {
+    fence_.restore(point.fence_open, point.fence_marker, point.fence_length);
+    nesl_.resume(point.newline, earlier, point.blocks);
+    base_blocks_ = point.blocks;
+    base_diagnostics_ = point.diagnostics;
+  }
+
+  ParsedDocument finish(std::string_view text, uint32_t line_count) {
+    ParseContext ctx{text, &doc_, fence_.open()};
+    telt_.finish(ctx, line_count);
+    nesl_.finish(ctx, line_count);
+    return std::move(doc_);
+  }
+
+  ParsedDocument& doc() { return doc_; }
+
+private:
+  // What fast_line() may take on: set after every on_line() (fast lines change nothing it
+  // depends on).
+  enum class Mode : uint8_t { general, prose, telt_value, nesl_body };
+
+  void update_mode() {
+    fence_watch_ = open_block_fenced_ && !doc_.blocks.empty() &&
+                   !doc_.blocks.back().fence_close_line && fence_.open();
+    if (telt_.in_block()) {
+      mode_ = Mode::general;
+      if (telt_.in_value()) {
+        mode_ = Mode::telt_value;
+        telt_block_range_ = &telt_.open_block_range(doc_);
+        telt_value_range_ = &telt_.open_value_range(doc_);
+      }
+    } else if (nesl_.in_block()) {
+      mode_ = Mode::general;
+      if (nesl_.in_heredoc_body()) {
+        mode_ = Mode::nesl_body;
+        nesl_block_range_ = &nesl_.open_block_range(doc_);
+      }
+    } else {
+      mode_ = !options_.nesl || nesl_.quiet_outside() ? Mode::prose : Mode::general;
+    }
+  }
+
+  // True when the line closes the Markdown fence around the open block (see route()).
+  bool fence_may_close(std::string_view t) const { return fence_watch_ && fence_.closes(t); }
+
+  static size_t blank_prefix(std::string_view t) {
+    size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t'))
+      ++i;
+    return i;
+  }
+
+  // Outside blocks, a line whose first non-blank byte (at `lead`) is visible ASCII and begins
+  // neither a TELT start or stray end (`#!` or `--` at column 0), nor a NESL header (`#!`
+  // after JavaScript whitespace), nor a Markdown fence (`` ` ``, `~`): prose for every dialect.
+  // An indented `--` is no stray end (TELT delimiters start at column 0).
+  static bool is_plain_after_blanks(std::string_view t, size_t lead) {
+    const unsigned char c = static_cast<unsigned char>(t[lead]);
+    if (c >= 0x80 || c < ' ' || c == '`' || c == '~') return false;
+    if (c == '#') return lead + 1 >= t.size() || t[lead + 1] != '!';
+    if (c == '-') return lead > 0 || t.size() < 2 || t[1] != '-';
+    return true;
+  }
+
+  void route(std::string_view text, const LineRef& line) {
     ParseContext ctx{text, &doc_, fence_.open()};
     if (!telt_.in_block() && !nesl_.in_block() && is_plain_line(line.text)) {
       // Prose that no dialect can claim and that cannot open or close a fence.
@@ -63,34 +172,18 @@ public:
     after_line(line);
   }
 
-  // Continues a parse at `point` (see ResumePoint), given the blocks before it. The document
-  // built from here on numbers its blocks from 0; resume points keep absolute counts.
-  void resume(const ResumePoint& point, const std::vector<Block>& earlier) {
-    fence_.restore(point.fence_open, point.fence_marker, point.fence_length);
-    nesl_.resume(point.newline, earlier, point.blocks);
-    base_blocks_ = point.blocks;
-    base_diagnostics_ = point.diagnostics;
-  }
-
-  ParsedDocument finish(std::string_view text, uint32_t line_count) {
-    ParseContext ctx{text, &doc_, fence_.open()};
-    telt_.finish(ctx, line_count);
-    nesl_.finish(ctx, line_count);
-    return std::move(doc_);
-  }
-
-  ParsedDocument& doc() { return doc_; }
-
-private:
-  // True when the line is empty or starts with an ASCII byte that begins none of: a TELT start
-  // or stray end (`#!`, `-`), a NESL header after JavaScript whitespace (`#!`, blanks, control
+  // True when the line is empty or starts with ASCII bytes that begin none of: a TELT start
+  // or stray end (`#!`, `--`), a NESL header after JavaScript whitespace (`#!`, blanks, control
   // spaces; non-ASCII whitespace starts with a byte >= 0x80) or a Markdown fence (spaces, `` ` ``,
-  // `~`). Outside blocks such a line is plain prose for every dialect.
+  // `~`). Outside blocks such a line is plain prose for every dialect (Markdown headings and
+  // bullet lists included).
   static bool is_plain_line(std::string_view line) {
     if (line.empty()) return true;
     const unsigned char c = static_cast<unsigned char>(line[0]);
-    if (c >= 0x80 || c <= ' ') return false;
-    return c != '#' && c != '-' && c != '`' && c != '~';
+    if (c >= 0x80 || c <= ' ' || c == '`' || c == '~') return false;
+    if (c == '#') return line.size() < 2 || line[1] != '!';
+    if (c == '-') return line.size() < 2 || line[1] != '-';
+    return true;
   }
 
   void after_line(const LineRef& line) {
@@ -127,16 +220,29 @@ private:
   bool open_block_fenced_ = false;
   bool busy_ = false; // after the last line: a block open or a header pending
   uint32_t base_blocks_ = 0, base_diagnostics_ = 0; // counts before a resume point
+  // fast_line() state, from update_mode(). The pointers address the open block's range and
+  // value in doc_, stable while only fast lines are seen (they add no block or parameter).
+  Mode mode_ = Mode::general;
+  bool fence_watch_ = false; // the open block's fence is open and its closer not yet seen
+  ByteRange* telt_block_range_ = nullptr;
+  ByteRange* telt_value_range_ = nullptr;
+  ByteRange* nesl_block_range_ = nullptr;
 };
 
 // Finds the line breaks of a buffer 64 bytes at a time: each block becomes a bit mask of its
-// "\n" bytes (SSE2 compares where available), and next() pops the lowest set bit.
+// "\n" bytes (SSE2 compares where available), and next() pops the lowest set bit. On the way
+// it notes the first byte >= 0x80 (see LineIndex::ascii_prefix), so that the UTF-8 check
+// need not read an ASCII text a second time.
 class NewlineScanner {
 public:
   NewlineScanner(std::string_view text, size_t from)
       : data_(text.data()), size_(text.size()), base_(from) {
     load();
   }
+
+  // The first byte >= 0x80 among those loaded so far, or npos. Once next() has returned
+  // npos, every byte from `from` to the end has been loaded.
+  size_t first_non_ascii() const { return non_ascii_; }
 
   // Offset of the next "\n" at or after the previous one, or npos.
   size_t next() {
@@ -160,35 +266,46 @@ private:
     if (size_ - base_ >= 64) {
 #if defined(__SSE2__)
       const __m128i nl = _mm_set1_epi8('\n');
+      uint64_t high = 0;
       const auto bits = [&](int k) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+        high |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(v))) << (16 * k);
         return static_cast<uint64_t>(
             static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))));
       };
       mask_ = bits(0) | (bits(1) << 16) | (bits(2) << 32) | (bits(3) << 48);
 #else
       mask_ = 0;
-      for (size_t i = 0; i < 64; ++i)
+      uint64_t high = 0;
+      for (size_t i = 0; i < 64; ++i) {
         if (p[i] == '\n') mask_ |= uint64_t{1} << i;
+        if (static_cast<unsigned char>(p[i]) >= 0x80) high |= uint64_t{1} << i;
+      }
 #endif
+      if (high != 0 && non_ascii_ == std::string_view::npos)
+        non_ascii_ = base_ + static_cast<size_t>(__builtin_ctzll(high));
       return;
     }
     mask_ = 0;
-    for (size_t i = 0; i < size_ - base_; ++i)
+    for (size_t i = 0; i < size_ - base_; ++i) {
       if (p[i] == '\n') mask_ |= uint64_t{1} << i;
+      if (static_cast<unsigned char>(p[i]) >= 0x80 && non_ascii_ == std::string_view::npos)
+        non_ascii_ = base_ + i;
+    }
   }
 
   const char* data_;
   size_t size_;
   size_t base_;
   uint64_t mask_ = 0;
+  size_t non_ascii_ = std::string_view::npos;
 };
 
 // Splits `text[from, text.size())` into complete lines, records their starts in `lines` and
 // hands them to the router; returns the offset of the first byte not yet consumed (the start
-// of an incomplete last line).
+// of an incomplete last line). Lowers `*non_ascii` to the first byte >= 0x80 from `from` on.
 size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
-                            LineRouter& router, LineIndex& lines) {
+                            LineRouter& router, LineIndex& lines, size_t* non_ascii) {
   size_t pos = from;
   uint32_t number = *line_number;
   const char* data = text.data();
@@ -197,12 +314,15 @@ size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_n
     size_t end = nl;
     if (end > pos && data[end - 1] == '\r') --end;
     lines.add_line_start(nl + 1);
-    const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
-    router.on_line(text, line);
+    if (!router.fast_line(text, pos, end, nl + 1)) {
+      const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
+      router.on_line(text, line);
+    }
     ++number;
     pos = nl + 1;
   }
   *line_number = number;
+  *non_ascii = std::min(*non_ascii, scanner.first_non_ascii());
   return pos;
 }
 
@@ -220,6 +340,7 @@ struct DocumentParser::State {
   LineIndex lines;
   size_t consumed = 0;
   uint32_t line_number = 0;
+  size_t non_ascii = std::string_view::npos; // first byte >= 0x80 fed so far
   bool finished = false;
 };
 
@@ -232,7 +353,8 @@ void DocumentParser::feed(std::string_view chunk) {
   State& s = *state_;
   if (s.finished || chunk.empty()) return;
   s.text.append(chunk);
-  s.consumed = route_complete_lines(s.text, s.consumed, &s.line_number, s.router, s.lines);
+  s.consumed =
+      route_complete_lines(s.text, s.consumed, &s.line_number, s.router, s.lines, &s.non_ascii);
 }
 
 ParsedDocument DocumentParser::finish() {
@@ -241,6 +363,7 @@ ParsedDocument DocumentParser::finish() {
   s.finished = true;
   route_last_line(s.text, s.consumed, s.line_number, s.router);
   ParsedDocument doc = s.router.finish(s.text, s.lines.line_count());
+  s.lines.set_ascii_prefix(std::min(s.non_ascii, s.text.size()));
   doc.lines = std::move(s.lines);
   return doc;
 }
@@ -289,9 +412,11 @@ ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   LineIndex lines;
   // Transcripts average ~30 bytes a line: room for that many (more lines grow the index).
   lines.reserve(text.size() / 24 + 2);
-  const size_t rest = route_complete_lines(text, 0, &line_number, router, lines);
+  size_t non_ascii = std::string_view::npos;
+  const size_t rest = route_complete_lines(text, 0, &line_number, router, lines, &non_ascii);
   route_last_line(text, rest, line_number, router);
   ParsedDocument doc = router.finish(text, lines.line_count());
+  lines.set_ascii_prefix(std::min(non_ascii, text.size()));
   doc.lines = std::move(lines);
   return doc;
 }

@@ -87,6 +87,17 @@ LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
   starts.resize(kept + (from.size() - last - 1));
   std::transform(from.begin() + last + 1, from.end(), starts.begin() + static_cast<ptrdiff_t>(kept),
                  [moved_by](size_t s) { return s + moved_by; });
+  // The ASCII-prefix hint: kept before the edit; moved with the text after it when the edit
+  // lies inside the old prefix and inserts only ASCII; else the unchanged text before it.
+  const bool ascii_insert = std::all_of(inserted.begin(), inserted.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x80;
+  });
+  if (old.ascii_prefix_ < begin)
+    out.ascii_prefix_ = old.ascii_prefix_;
+  else if (old.ascii_prefix_ >= end && ascii_insert)
+    out.ascii_prefix_ = old.ascii_prefix_ + moved_by;
+  else
+    out.ascii_prefix_ = begin;
   return out;
 }
 

@@ -23,6 +23,13 @@ public:
   // Room for `lines` line starts in all.
   void reserve(size_t lines) { starts_.reserve(lines); }
 
+  // Every byte of the indexed text before this offset is ASCII: a hint for checks that would
+  // otherwise scan the whole text again (0 when unknown). The document parsers set it, as
+  // they see every byte while finding line breaks; edit_line_index carries it over; indexes
+  // built otherwise keep 0.
+  size_t ascii_prefix() const { return ascii_prefix_; }
+  void set_ascii_prefix(size_t bytes) { ascii_prefix_ = bytes; }
+
   uint32_t line_count() const { return static_cast<uint32_t>(starts_.size()); }
   size_t line_start(uint32_t line) const { return starts_[line]; }
   // 0-based line that contains byte `offset` (offset == text size -> last line).
@@ -48,6 +55,7 @@ private:
   friend LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
                                    std::string_view inserted);
   std::vector<size_t> starts_;
+  size_t ascii_prefix_ = 0;
 };
 
 // The index of the text made by replacing bytes [begin, end) of the text `old` indexes with

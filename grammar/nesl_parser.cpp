@@ -6,6 +6,8 @@
 // per cause.
 #include "grammar/nesl_parser.h"
 
+#include "grammar/byte_search.h"
+#include "grammar/bytes.h"
 #include "grammar/document_parser.h"
 #include "grammar/text_edit.h"
 #include "grammar/unicode.h"
@@ -387,33 +389,34 @@ void NeslParser::seeking_line(const LineRef& line, ParseContext& ctx) {
 
 void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyntax& era,
                             const nesl::HeaderMatch& m) {
-  Block b;
-  b.dialect = Dialect::nesl;
-  b.era = era.era;
-  b.id = std::string(line.text.substr(m.id_begin, m.id_end - m.id_begin));
-  b.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
-  b.start_line = line.number;
-  b.range = {line.begin, line.end};
-  Command c;
+  // Built in place (no temporary Block or Command to move and destroy).
+  Block& blk = ctx.out->blocks.emplace_back();
+  blk.dialect = Dialect::nesl;
+  blk.era = era.era;
+  const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
+  blk.id.assign(id);
+  blk.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
+  blk.start_line = line.number;
+  blk.range = {line.begin, line.end};
+  Command& c = blk.commands.emplace_back();
   c.line = line.number;
   c.name_range = {line.begin, line.begin};
-  b.commands.push_back(std::move(c));
-  ctx.out->blocks.push_back(std::move(b));
   block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
-  const Block& blk = ctx.out->blocks.back();
   state_ = State::in_block;
   era_ = &era;
-  id_ = blk.id;
-  delim_ = std::string(era.delim_prefix) + id_;
+  id_.assign(id);
+  delim_.assign(era.delim_prefix);
+  delim_.append(id);
+  delim_clear_from_ = delim_clear_until_ = 0;
   params_doc_ = ctx.out;
   params_block_ = block_;
   cascade_ = suspicious_seen_ = mismatched_ = false;
   fence_close_begin_ = npos;
-  id_refs_ = {blk.id_range};
-  era_refs_ = {{line.begin, line.begin + era.header.size() - 1}};
+  id_refs_.assign(1, blk.id_range);
+  era_refs_.assign(1, {line.begin, line.begin + era.header.size() - 1});
   duplicate_diag_ = legacy_diag_ = kNone;
-  skip_ = {};
-  quote_ = {};
+  if (skip_.active || !skip_.edits.empty()) skip_ = {};
+  if (quote_.active) quote_ = {};
   if (pending_header_.active) pending_header_ = {};
 
   if (const uint32_t* seen = seen_ids_.find(id_)) {
@@ -427,7 +430,8 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
     ctx.out->diagnostics[static_cast<size_t>(duplicate_diag_)].line_dependent = true;
   }
   seen_ids_.emplace(id_, line.number); // keeps the first block's line
-  const size_t units = unicode::utf16_length(id_);
+  // A block opens only with a valid id: ASCII letters and digits, one UTF-16 unit each.
+  const size_t units = id_.size();
   if (units != 3)
     report(ctx, kNonstandardBlockId, Severity::syntax_info, block_, line.number, blk.id_range,
            "Block id '" + id_ + "' has " + std::to_string(units) +
@@ -445,13 +449,19 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
         {{{line.begin + m.label_begin, line.begin + m.label_end}, std::string(kStandardLabel)}});
   }
   if (era.era != Era::nesl) {
-    legacy_diag_ =
-        report(ctx, kLegacyEra, Severity::syntax_info, block_, line.number, era_refs_.front(),
-               std::string(era.era == Era::sham ? "SHAM" : "Upper-case NESL") + " syntax ('" +
-                   std::string(nesl::js_trim(era.header)) + "', '" + std::string(era.end_prefix) +
-                   "', '" + std::string(era.delim_prefix) +
-                   "') is an older era of NESL; current tools expect '#!nesl', "
-                   "'#!end_', 'EOT_'");
+    // Built in one buffer: every SHAM / upper-case block has this note.
+    std::string message;
+    message.reserve(160);
+    message += era.era == Era::sham ? "SHAM" : "Upper-case NESL";
+    message += " syntax ('";
+    message += nesl::js_trim(era.header);
+    message += "', '";
+    message += era.end_prefix;
+    message += "', '";
+    message += era.delim_prefix;
+    message += "') is an older era of NESL; current tools expect '#!nesl', '#!end_', 'EOT_'";
+    legacy_diag_ = report(ctx, kLegacyEra, Severity::syntax_info, block_, line.number,
+                          era_refs_.front(), std::move(message));
   }
 }
 
@@ -508,7 +518,35 @@ bool NeslParser::suspicious_end(const LineRef& line, ParseContext& ctx, std::str
   return true;
 }
 
+// block_line() for the common lines — `key = "value"` or a heredoc opener with this block's
+// delimiter, a valid key at column 0 not seen before in the block — when no quote or skipped
+// heredoc is pending: they only add a parameter or open the heredoc. False, having done
+// nothing, for any other line.
+bool NeslParser::plain_assignment_line(const LineRef& line, ParseContext& ctx) {
+  nesl::PlainAssignment a;
+  if (!nesl::match_plain_assignment(line.text, &a)) return false;
+  const std::string_view key = line.text.substr(0, a.key_end);
+  if (find_param(key) >= 0) return false; // a DUPLICATE_KEY
+  const size_t base = line.begin;
+  if (!a.heredoc) {
+    store_param(ctx, -1, key, {base, base + a.key_end}, {base + a.value_begin, base + a.value_end},
+                line.number, {}, false, true);
+    return true;
+  }
+  if (!same_bytes(line.text.substr(a.value_begin, a.value_end - a.value_begin), delim_))
+    return false;
+  heredoc_key_.assign(key);
+  heredoc_key_range_ = {base, base + a.key_end};
+  heredoc_line_ = line.number;
+  body_begin_ = body_end_ = body_end_marker_ = npos;
+  state_ = State::in_heredoc;
+  era_refs_.push_back({base + a.value_begin, base + a.value_begin + era_->delim_prefix.size()});
+  id_refs_.push_back({base + a.value_begin + era_->delim_prefix.size(), base + a.value_end});
+  return true;
+}
+
 void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
+  if (!quote_.active && !skip_.active && plain_assignment_line(line, ctx)) return;
   const std::string_view trimmed = nesl::js_trim(line.text);
   if (trimmed.empty()) return;
 
@@ -548,7 +586,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
   const int32_t block_before = block_;
   // End markers and headers of every era start with '#'.
   const bool hash_line = trimmed.front() == '#';
-  if (hash_line && trimmed.starts_with(era_->end_prefix)) {
+  if (hash_line && starts_with_bytes(trimmed, era_->end_prefix)) {
     if (const auto r = nesl::match_end_marker(line.text, *era_)) {
       const std::string_view end_id = line.text.substr(r->begin, r->end - r->begin);
       id_refs_.push_back({line.begin + r->begin, line.begin + r->end});
@@ -567,7 +605,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
     } else {
       suspicious_end(line, ctx, trimmed);
     }
-  } else if (hash_line && trimmed.starts_with(era_->header)) {
+  } else if (hash_line && starts_with_bytes(trimmed, era_->header)) {
     // A header of the block's own era: nesl-js reports the open block as not closed, even
     // when the header is malformed (then the block goes on).
     const nesl::HeaderMatch m = nesl::match_header(line.text, *era_);
@@ -645,6 +683,17 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
   const size_t base = line.begin;
   const size_t text_end = ctx.text.size();
   auto span = [&](size_t b, size_t e) { return ByteRange{base + b, std::min(base + e, text_end)}; };
+
+  // The common line: `key = "plain value"` with a valid, new key at column 0.
+  if (a.kind == Assignment::Kind::quoted && a.key_plain && a.value_plain) {
+    const std::string_view key = line.text.substr(0, a.key_end);
+    const int index = find_param(key);
+    if (index < 0) {
+      store_param(ctx, index, key, span(0, a.key_end), span(a.value_begin, a.value_end),
+                  line.number, {}, false, true);
+      return;
+    }
+  }
 
   if (a.kind != Assignment::Kind::error) {
     const std::string key(line.text.substr(a.key_begin, a.key_end - a.key_begin));
@@ -848,6 +897,15 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
 // ---------------------------------------------------------------------------------------------
 // Heredocs
 
+void NeslParser::refresh_delim_search(size_t from, std::string_view text) {
+  // Text appended later (streaming) can only add occurrences that start after the last
+  // position at which a whole delimiter fitted into the text searched.
+  const size_t n = delim_.size();
+  const size_t found = find_bytes(text, delim_, from);
+  delim_clear_from_ = from;
+  delim_clear_until_ = found != npos ? found : text.size() - n + 1;
+}
+
 void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
   const size_t pos = line.text.find(delim_);
   if (pos != npos) {
@@ -921,23 +979,28 @@ int NeslParser::find_param(std::string_view key) const {
   const std::vector<Parameter>& params =
       params_doc_->blocks[static_cast<size_t>(params_block_)].commands.front().params;
   for (size_t i = 0; i < params.size(); ++i)
-    if (params[i].name == key) return static_cast<int>(i);
+    if (same_bytes(params[i].name, key)) return static_cast<int>(i);
   return -1;
 }
 
 void NeslParser::set_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
                            ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
                            bool in_quotes) {
+  store_param(ctx, find_param(key), key, name_range, value_range, line, std::move(decoded),
+              is_slice, in_quotes);
+}
+
+void NeslParser::store_param(ParseContext& ctx, int index, std::string_view key,
+                             ByteRange name_range, ByteRange value_range, uint32_t line,
+                             std::string decoded, bool is_slice, bool in_quotes) {
   Command& c = ctx.out->blocks[static_cast<size_t>(block_)].commands.front();
-  const int index = find_param(key);
   Parameter* p = nullptr;
   if (index >= 0) {
     p = &c.params[static_cast<size_t>(index)];
   } else {
     if (c.params.empty()) c.params.reserve(4);
-    c.params.push_back({});
-    p = &c.params.back();
-    p->name = key;
+    p = &c.params.emplace_back();
+    p->name.append(key); // into the empty string: cheaper than assign()
     p->name_range = name_range;
     p->line = line;
   }
@@ -1017,10 +1080,12 @@ void NeslParser::attach_block_fixes(ParseContext& ctx) {
   }
   if (legacy_diag_ != kNone) {
     const EraSyntax& now = nesl::era_syntax(Era::nesl);
+    const std::string_view old_header = nesl::js_trim(era_->header);
     std::vector<TextEdit> edits;
+    edits.reserve(era_refs_.size());
     for (const ByteRange& r : era_refs_) {
       const std::string_view old = slice(ctx.text, r);
-      if (old == nesl::js_trim(era_->header))
+      if (old == old_header)
         edits.push_back({r, std::string(nesl::js_trim(now.header))});
       else if (old == era_->end_prefix)
         edits.push_back({r, std::string(now.end_prefix)});

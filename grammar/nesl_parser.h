@@ -29,6 +29,28 @@ public:
   }
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
+  // For the line router's fast path (DocumentParser). Outside blocks: nothing but the line's
+  // position is needed from a prose line (the line break is known, no rejected header waits
+  // for its end marker).
+  bool quiet_outside() const { return nl_known_ && !pending_header_.active; }
+  // on_plain_line() when quiet_outside().
+  void note_prose_line(size_t begin) { prev_line_begin_ = begin; }
+  // Inside a heredoc of an open block, and where that block's range is.
+  bool in_heredoc_body() const { return state_ == State::in_heredoc && nl_known_ && block_ >= 0; }
+  ByteRange& open_block_range(ParsedDocument& doc) const {
+    return doc.blocks[static_cast<size_t>(block_)].range;
+  }
+  // on_line() for a heredoc body line [begin, end) that cannot end the heredoc (no delimiter
+  // in it) nor anchor a fix (no `#` first): it extends the body and the block. False, having
+  // done nothing, for any other line.
+  bool on_body_line(size_t begin, size_t end, std::string_view text, ByteRange& block_range) {
+    if ((end > begin && text[begin] == '#') || may_hold_delim(begin, end, text)) return false;
+    if (body_begin_ == npos) body_begin_ = begin;
+    body_end_ = end;
+    block_range.end = end;
+    prev_line_begin_ = begin;
+    return true;
+  }
   // True when the open block could be ended by another dialect's start line (not inside
   // a heredoc, where every line is content).
   bool can_yield() const { return state_ == State::in_block; }
@@ -147,6 +169,19 @@ private:
     size_t size_ = 0;
   };
 
+  // True unless the heredoc delimiter surely does not occur in the line. Searches the text
+  // ahead once and remembers where the next occurrence starts, so body lines are not
+  // searched one by one.
+  bool may_hold_delim(size_t begin, size_t end, std::string_view text) {
+    const size_t n = delim_.size();
+    if (end - begin < n) return false;
+    const size_t last_start = end - n;
+    if (begin >= delim_clear_from_ && last_start < delim_clear_until_) return false;
+    refresh_delim_search(begin, text);
+    return last_start >= delim_clear_until_;
+  }
+  void refresh_delim_search(size_t from, std::string_view text);
+
   // Lines.
   void learn_newline(const LineRef& line, const ParseContext& ctx);
   void handle_header(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
@@ -154,6 +189,7 @@ private:
   void open_block(const LineRef& line, ParseContext& ctx, const nesl::EraSyntax& era,
                   const nesl::HeaderMatch& m);
   void block_line(const LineRef& line, ParseContext& ctx);
+  bool plain_assignment_line(const LineRef& line, ParseContext& ctx);
   void assignment_line(const LineRef& line, ParseContext& ctx);
   void heredoc_line(const LineRef& line, ParseContext& ctx);
   void seeking_line(const LineRef& line, ParseContext& ctx);
@@ -164,6 +200,10 @@ private:
   void set_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
                  ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
                  bool in_quotes = false);
+  // set_param() when the index of `key` (find_param(), -1 for a new key) is known.
+  void store_param(ParseContext& ctx, int index, std::string_view key, ByteRange name_range,
+                   ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
+                   bool in_quotes);
   // Index of `key` in the parameters of the last block opened (its only command), or -1.
   int find_param(std::string_view key) const;
   bool has_param(std::string_view key) const { return find_param(key) >= 0; }
@@ -210,6 +250,8 @@ private:
   uint32_t heredoc_line_ = 0;
   size_t body_begin_ = npos, body_end_ = npos;
   size_t body_end_marker_ = npos; // last body line equal to the end marker (fix anchor)
+  // No occurrence of delim_ starts in [delim_clear_from_, delim_clear_until_).
+  size_t delim_clear_from_ = 0, delim_clear_until_ = 0;
 
   // Document.
   IdTable seen_ids_; // NESL block id -> first start line

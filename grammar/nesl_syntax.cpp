@@ -1,10 +1,15 @@
 // Line-level SHAM / NESL syntax, mirroring nesl-js 0.1.12-beta.1 (see nesl_syntax.h).
 #include "grammar/nesl_syntax.h"
 
+#include "grammar/bytes.h"
 #include "grammar/unicode.h"
 
 #include <array>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace blockls::nesl {
 namespace {
@@ -15,8 +20,20 @@ constexpr std::array<EraSyntax, 3> kEras = {{
     {Era::sham, "#!SHAM ", "#!END_SHAM_", "EOT_SHAM_", "SHAM"},
 }};
 
+// ASCII letters and digits, by table (these run on every header and end marker).
+constexpr auto kAlnum = [] {
+  std::array<bool, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c)
+    t[c] = true;
+  for (int c = 'A'; c <= 'Z'; ++c)
+    t[c] = true;
+  for (int c = '0'; c <= '9'; ++c)
+    t[c] = true;
+  return t;
+}();
+
 bool is_ascii_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  return kAlnum[static_cast<unsigned char>(c)];
 }
 
 bool is_hex(char c) {
@@ -146,7 +163,7 @@ const EraSyntax& era_syntax(Era era) {
 
 const EraSyntax* header_era(std::string_view trimmed) {
   for (const EraSyntax& e : kEras)
-    if (trimmed.starts_with(e.header)) return &e;
+    if (starts_with_bytes(trimmed, e.header)) return &e;
   return nullptr;
 }
 
@@ -199,19 +216,26 @@ std::string_view js_trim_end(std::string_view s) {
 }
 
 std::string_view js_trim(std::string_view s) {
+  // Most lines start and end with a visible ASCII byte: nothing to trim. (JavaScript
+  // whitespace is ASCII <= 0x20 or a multi-byte sequence.)
+  const auto visible = [](char c) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    return u > 0x20 && u < 0x80;
+  };
+  if (!s.empty() && visible(s.front()) && visible(s.back())) return s;
   return js_trim_end(js_trim_start(s));
 }
 
 HeaderMatch match_header(std::string_view line, const EraSyntax& era) {
   HeaderMatch m;
-  if (!line.starts_with(era.header)) return m;
+  if (!starts_with_bytes(line, era.header)) return m;
   size_t i = era.header.size();
-  if (line.substr(i, 2) != "[@") return m;
+  if (i + 2 > line.size() || line[i] != '[' || line[i + 1] != '@') return m;
   i += 2;
   const size_t label_begin = i;
   while (i < line.size() && (is_ascii_alnum(line[i]) || line[i] == '-'))
     ++i;
-  if (i == label_begin || line.substr(i, 2) != ": ") return m;
+  if (i == label_begin || i + 2 > line.size() || line[i] != ':' || line[i + 1] != ' ') return m;
   const size_t label_end = i;
   i += 2;
   const size_t id_begin = i;
@@ -235,7 +259,7 @@ bool is_valid_block_id(std::string_view id) {
 }
 
 std::optional<ByteRange> match_end_marker(std::string_view line, const EraSyntax& era) {
-  if (!line.starts_with(era.end_prefix)) return std::nullopt;
+  if (!starts_with_bytes(line, era.end_prefix)) return std::nullopt;
   const size_t begin = era.end_prefix.size();
   size_t i = begin;
   while (i < line.size() && is_ascii_alnum(line[i]))
@@ -428,11 +452,39 @@ bool is_ascii_js_space(unsigned char c) {
   return c == ' ' || (c >= 0x09 && c <= 0x0D);
 }
 
+// The first byte at or after `j` (before `n`) that a plain quoted body cannot hold as is — a
+// quote, a backslash, a control character — or a `:` (a possible `:=`); `n` when there is
+// none. Sixteen bytes at a time where SSE2 is available.
+size_t quoted_body_stop(const char* s, size_t j, size_t n) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i colon = _mm_set1_epi8(':');
+  const __m128i below_space = _mm_set1_epi8(0x1F);
+  for (; j + 16 <= n; j += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j));
+    // v <= 0x1F (unsigned) exactly when min(v, 0x1F) == v.
+    const __m128i hit = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+        _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v)));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (mask != 0) return j + static_cast<size_t>(__builtin_ctz(mask));
+  }
+#endif
+  for (; j < n; ++j) {
+    const unsigned char c = static_cast<unsigned char>(s[j]);
+    if (c == '"' || c == '\\' || c == ':' || c < 0x20) return j;
+  }
+  return n;
+}
+
+} // namespace
+
 // The common shapes in one walk over the line: `key = "body"` (no escape or control character
 // in the body) and `key = <<'DELIM'`, with an ASCII word key at column 0, ASCII blanks around
-// the value and no `:=` anywhere. Fills `a` exactly as the general rules below would; false
-// leaves the line to them.
-bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
+// the value and no `:=` anywhere. parse_assignment() finds exactly these values for them;
+// false leaves the line to its general rules.
+bool match_plain_assignment(std::string_view line, PlainAssignment* out) {
   const size_t n = line.size();
   const char* s = line.data();
   if (n == 0 || !is_key_start(static_cast<unsigned char>(s[0]))) return false;
@@ -446,51 +498,71 @@ bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
   if (i >= n || s[i] != '=') return false;
   const size_t eq = i++;
   if (i < n && s[i] == '>') return false;
-  for (const char* c = static_cast<const char*>(std::memchr(s + i, ':', n - i)); c != nullptr;
-       c = static_cast<const char*>(std::memchr(c + 1, ':', static_cast<size_t>(s + n - c - 1))))
-    if (c + 1 < s + n && c[1] == '=') return false;
+  const size_t after_eq = i;
   while (i < n && is_ascii_js_space(static_cast<unsigned char>(s[i])))
     ++i;
   if (i >= n) return false;
   const size_t value_begin = i;
   size_t close = 0;
-  Assignment::Kind kind = Assignment::Kind::quoted;
+  bool heredoc = false;
   if (s[i] == '"') {
+    // Blanks lie between '=' and the value and only blanks may follow it: a `:=` (which the
+    // general rules report) can only be inside the body, so the body scan watches for it.
     size_t j = i + 1;
-    while (j < n) {
-      const unsigned char c = static_cast<unsigned char>(s[j]);
-      if (c == '"') break;
-      if (c == '\\' || c < 0x20) return false;
+    while (true) {
+      j = quoted_body_stop(s, j, n);
+      if (j >= n) return false;
+      if (s[j] == '"') break;
+      if (s[j] != ':') return false; // an escape or a control character
+      if (j + 1 < n && s[j + 1] == '=') return false;
       ++j;
     }
-    if (j >= n) return false;
     close = j;
   } else if (s[i] == '<') {
+    for (const char* c = static_cast<const char*>(std::memchr(s + after_eq, ':', n - after_eq));
+         c != nullptr;
+         c = static_cast<const char*>(std::memchr(c + 1, ':', static_cast<size_t>(s + n - c - 1))))
+      if (c + 1 < s + n && c[1] == '=') return false;
     if (i + 2 >= n || s[i + 1] != '<' || s[i + 2] != '\'') return false;
     const void* q = std::memchr(s + i + 3, '\'', n - i - 3);
     if (q == nullptr) return false;
     close = static_cast<size_t>(static_cast<const char*>(q) - s);
     if (close == i + 3) return false;
-    kind = Assignment::Kind::heredoc;
+    heredoc = true;
   } else {
     return false;
   }
   for (size_t k = close + 1; k < n; ++k)
     if (!is_ascii_js_space(static_cast<unsigned char>(s[k]))) return false;
-  a->kind = kind;
-  a->eq = eq;
-  a->key_begin = 0;
-  a->key_end = key_end;
-  a->key_plain = true;
-  if (kind == Assignment::Kind::heredoc) {
-    a->value_begin = value_begin + 3;
-    a->value_end = close;
-    return true;
+  out->heredoc = heredoc;
+  out->eq = eq;
+  out->key_end = key_end;
+  if (heredoc) {
+    out->value_begin = value_begin + 3;
+    out->value_end = close;
+  } else {
+    out->value_begin = value_begin;
+    out->value_end = close + 1;
   }
-  a->value_begin = value_begin;
-  a->value_end = close + 1;
+  return true;
+}
+
+namespace {
+
+// parse_assignment()'s fast path: match_plain_assignment() into an Assignment.
+bool parse_plain_assignment(std::string_view line, bool decode, Assignment* a) {
+  PlainAssignment m;
+  if (!match_plain_assignment(line, &m)) return false;
+  a->kind = m.heredoc ? Assignment::Kind::heredoc : Assignment::Kind::quoted;
+  a->eq = m.eq;
+  a->key_begin = 0;
+  a->key_end = m.key_end;
+  a->key_plain = true;
+  a->value_begin = m.value_begin;
+  a->value_end = m.value_end;
+  if (m.heredoc) return true;
   a->value_plain = true;
-  if (decode) a->value.assign(s + value_begin + 1, close - value_begin - 1);
+  if (decode) a->value.assign(line.data() + m.value_begin + 1, m.value_end - m.value_begin - 2);
   return true;
 }
 

@@ -81,6 +81,18 @@ struct Assignment {
   // The key is an ASCII word of at most 256 bytes at column 0: key_error() has nothing to say.
   bool key_plain = false;
 };
+// The error-free common shapes of parse_assignment(): `key = "body"` with no escape or
+// control character in the body, and `key = <<'DELIM'`; an ASCII word key at column 0,
+// ASCII blanks around the value, no `:=`. Offsets as in Assignment (key_begin is 0). False
+// for every other line, which only parse_assignment() can judge.
+struct PlainAssignment {
+  bool heredoc = false;
+  size_t eq = 0;
+  size_t key_end = 0;
+  size_t value_begin = 0, value_end = 0; // quoted token incl. quotes / delimiter (no quotes)
+};
+bool match_plain_assignment(std::string_view line, PlainAssignment* out);
+
 // `strict_colon_equals`: report `:=` even inside a quoted value, as nesl-js does.
 // `decode`: false leaves `value` empty when `value_plain` (the caller slices the token).
 Assignment parse_assignment(std::string_view line, bool strict_colon_equals = false,

@@ -1,6 +1,11 @@
 // TELT line shapes, matched byte by byte (no regex: this runs on every line of a transcript).
 #include "grammar/telt_line.h"
 
+#include "grammar/bytes.h"
+
+#include <array>
+#include <cstring>
+
 namespace blockls::telt {
 namespace {
 
@@ -40,8 +45,18 @@ bool is_valid_hash(std::string_view hash) {
 
 bool is_valid_name(std::string_view name) {
   if (name.empty() || name[0] < 'A' || name[0] > 'Z') return false;
+  // A table lookup per byte (this runs on every delimiter and command line).
+  static constexpr auto kNameChar = [] {
+    std::array<bool, 256> t{};
+    for (int c = 'A'; c <= 'Z'; ++c)
+      t[c] = true;
+    for (int c = '0'; c <= '9'; ++c)
+      t[c] = true;
+    t['_'] = true;
+    return t;
+  }();
   for (char c : name)
-    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    if (!kNameChar[static_cast<unsigned char>(c)]) return false;
   return true;
 }
 
@@ -53,10 +68,18 @@ bool is_blank(std::string_view line) {
 
 size_t syntax_end(std::string_view line) {
   size_t end = line.size();
-  for (size_t i = 1; i + 1 < line.size(); ++i) {
-    if (line[i] == '/' && line[i + 1] == '/' && is_space(line[i - 1])) {
-      end = i;
-      break;
+  // The first `//` (at index 1 or later) with a blank before it; slashes are found with memchr.
+  if (line.size() >= 3) {
+    const char* data = line.data();
+    const char* last = data + line.size() - 1; // a `/` here has no second `/` after it
+    for (const char* p = static_cast<const char*>(std::memchr(data + 1, '/', line.size() - 2));
+         p != nullptr; p = p + 1 < last ? static_cast<const char*>(std::memchr(
+                                              p + 1, '/', static_cast<size_t>(last - (p + 1))))
+                                        : nullptr) {
+      if (p[1] == '/' && is_space(p[-1])) {
+        end = static_cast<size_t>(p - data);
+        break;
+      }
     }
   }
   while (end > 0 && (is_space(line[end - 1]) || line[end - 1] == '\r'))
@@ -154,6 +177,22 @@ std::optional<DelimiterLine> parse_delimiter(std::string_view line) {
   for (size_t i = space + 1; i < inner_end; ++i)
     if (is_space(body[i])) return std::nullopt;
   return DelimiterLine{indent, inner_begin, space, space + 1, inner_end, body_end};
+}
+
+std::optional<DelimiterLine> match_exact_delimiter(std::string_view line, std::string_view hash) {
+  const size_t n = line.size();
+  const size_t h = hash.size();
+  if (h == 0 || n < h + 6) return std::nullopt; // `--` NAME ` ` HASH `--`, NAME >= 1 byte
+  if (line[0] != '-' || line[1] != '-' || line[n - 1] != '-' || line[n - 2] != '-')
+    return std::nullopt;
+  const size_t space = n - 3 - h;
+  if (line[space] != ' ' || !same_bytes(line.substr(space + 1, h), hash)) return std::nullopt;
+  for (char c : hash)
+    if (!is_ascii_alnum(c)) return std::nullopt;
+  // A valid name has no blank, so `space` is the first one after `--`; the hash has no `/`,
+  // so there is no comment, and the line ends with `-`: syntax_end() is the line's end.
+  if (!is_valid_name(line.substr(2, space - 2))) return std::nullopt;
+  return DelimiterLine{0, 2, space, space + 1, n - 2, n};
 }
 
 std::optional<DelimiterLine> parse_near_miss(std::string_view line, std::string_view hash) {

@@ -58,6 +58,11 @@ struct DelimiterLine {
 // `--NAME HASH--` after optional indentation, NAME valid, HASH any text without blanks.
 std::optional<DelimiterLine> parse_delimiter(std::string_view line);
 
+// The common delimiter exactly: `--NAME HASH--` with a valid NAME and `hash` (letters and
+// digits only), nothing before or after. parse_delimiter()'s result for such a line, found
+// without its general scan; nullopt for any other line (which parse_delimiter may accept).
+std::optional<DelimiterLine> match_exact_delimiter(std::string_view line, std::string_view hash);
+
 // A near miss of a delimiter that carries `hash`: one or more dashes, optional blanks, a
 // name in any case, `:` and/or blanks, the hash, optional blanks and dashes (`-- X abc--`,
 // `--x abc--`, `--X abc-`, `---X abc---`, `--X: abc--`). Needs two leading dashes or at

@@ -4,6 +4,8 @@
 // COMMAND, PARAM, END), so one pass reports all of a block's problems.
 #include "grammar/telt_parser.h"
 
+#include "grammar/bytes.h"
+
 #include <string_view>
 
 namespace blockls {
@@ -109,17 +111,17 @@ bool TeltParser::try_start(const LineRef& line, ParseContext& ctx) {
 }
 
 void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx) {
-  Block b;
+  // Built in place (no temporary Block to move and destroy).
+  Block& b = ctx.out->blocks.emplace_back();
   b.dialect = Dialect::telt;
   b.era = Era::telt;
-  b.id = std::string(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
+  b.id.assign(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
   b.id_range = {line.begin + start.hash_begin, line.begin + start.hash_end};
   b.start_line = line.number;
   b.range = {line.begin, line.end};
-  ctx.out->blocks.push_back(std::move(b));
   block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
 
-  const Block& opened = block(ctx);
+  const Block& opened = b;
   state_ = State::in_block;
   hash_ = opened.id;
   has_command_ = false;
@@ -205,12 +207,10 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
     return;
   }
   if (auto command = telt::parse_command(line.text)) {
-    Command c;
-    c.name =
-        std::string(line.text.substr(command->name_begin, command->name_end - command->name_begin));
+    Command& c = block(ctx).commands.emplace_back();
+    c.name.assign(line.text.substr(command->name_begin, command->name_end - command->name_begin));
     c.name_range = {line.begin + command->name_begin, line.begin + command->name_end};
     c.line = line.number;
-    block(ctx).commands.push_back(std::move(c));
     has_command_ = true;
     state_ = State::in_command;
     return;
@@ -222,10 +222,11 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
 bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
   enum class Kind { own, mismatch, indented, malformed };
   Kind kind = Kind::own;
-  auto d = telt::parse_delimiter(line.text);
+  auto d = telt::match_exact_delimiter(line.text, hash_);
+  if (!d) d = telt::parse_delimiter(line.text);
   std::string_view hash;
   if (d) hash = line.text.substr(d->hash_begin, d->hash_end - d->hash_begin);
-  if (d && !hash_.empty() && hash == hash_) {
+  if (d && !hash_.empty() && same_bytes(hash, hash_)) {
     kind = d->indent == 0 ? Kind::own : Kind::indented;
   } else if (d && d->indent == 0 && telt::is_valid_hash(hash)) {
     if (hash_.empty()) { // a START without a hash: the first delimiter names it
@@ -237,14 +238,21 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     } else {
       kind = Kind::mismatch;
     }
-  } else if ((d = telt::parse_near_miss(line.text, hash_))) {
+  } else if (!hash_.empty() && line.text.find(hash_) != std::string_view::npos &&
+             (d = telt::parse_near_miss(line.text, hash_))) { // a near miss carries the hash
     kind = Kind::malformed;
   } else {
     return false;
   }
 
-  const std::string name =
-      telt::to_upper(line.text.substr(d->name_begin, d->name_end - d->name_begin));
+  // Exact delimiters have a valid (upper-case) name already; only near misses need
+  // upper-casing.
+  std::string upper;
+  std::string_view name = line.text.substr(d->name_begin, d->name_end - d->name_begin);
+  if (kind == Kind::malformed) {
+    upper = telt::to_upper(name);
+    name = upper;
+  }
   const bool is_end = name == "END";
   // Only diagnostics need the canonical spelling.
   const auto canonical_of = [&] { return telt::canonical_delimiter(name, hash_); };
@@ -328,13 +336,15 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     state_ = State::recovering;
     return true;
   }
-  Parameter p;
-  p.name = name;
+  // Built in place; room for a few parameters at once (commands have two or three).
+  std::vector<Parameter>& params = block(ctx).commands.back().params;
+  if (params.empty()) params.reserve(4);
+  Parameter& p = params.emplace_back();
+  p.name.assign(name);
   p.name_range = {line.begin + d->name_begin, line.begin + d->name_end};
   p.value_range = {line.next, line.next};
   p.line = line.number;
   p.value_is_slice = true;
-  block(ctx).commands.back().params.push_back(std::move(p));
   state_ = State::in_parameter;
   return true;
 }

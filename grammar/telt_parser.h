@@ -26,6 +26,26 @@ public:
   bool try_start(const LineRef& line, ParseContext& ctx);
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
+  // For the line router's fast path (DocumentParser): a parameter value is open, and where
+  // its range and its block's range are (valid until the next on_line()).
+  bool in_value() const { return state_ == State::in_parameter; }
+  ByteRange& open_block_range(ParsedDocument& doc) const {
+    return doc.blocks[static_cast<size_t>(block_)].range;
+  }
+  ByteRange& open_value_range(ParsedDocument& doc) const {
+    return doc.blocks[static_cast<size_t>(block_)].commands.back().params.back().value_range;
+  }
+
+  // True when no TELT syntax rule can apply to the line: it neither starts with `#!` (START
+  // shapes) or `=` (COMMAND) nor has `-` after its blanks (delimiters and their near misses).
+  static bool is_plain_content(std::string_view t) {
+    size_t i = 0;
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t'))
+      ++i;
+    if (i == t.size()) return true;
+    if (t[i] == '-') return false;
+    return i > 0 || (t[0] != '=' && !(t[0] == '#' && t.size() >= 2 && t[1] == '!'));
+  }
   // End of input (`line_count` lines in all).
   void finish(ParseContext& ctx, uint32_t line_count);
 

@@ -63,10 +63,18 @@ TEST_CASE("appending chunks builds the same index as one pass", "[line_index]") 
 }
 
 TEST_CASE("the line index after an edit equals a fresh index of the new text", "[line_index]") {
-  const std::string texts[] = {"", "a", "\n", "ab\ncd\r\nef\n", "\n\n\nx\n", "one\ntwo"};
-  const std::string inserts[] = {"", "x", "\n", "a\nb", "\r\n", "\n\n"};
+  const std::string texts[] = {
+      "", "a", "\n", "ab\ncd\r\nef\n", "\n\n\nx\n", "one\ntwo", "h\xC3\xA9\nx\n"};
+  const std::string inserts[] = {"", "x", "\n", "a\nb", "\r\n", "\n\n", "\xC3\xA9"};
+  const auto ascii_prefix = [](const std::string& s) {
+    size_t n = 0;
+    while (n < s.size() && static_cast<unsigned char>(s[n]) < 0x80)
+      ++n;
+    return n;
+  };
   for (const std::string& text : texts) {
-    const LineIndex old(text);
+    LineIndex old(text);
+    old.set_ascii_prefix(ascii_prefix(text));
     for (size_t begin = 0; begin <= text.size(); ++begin)
       for (size_t end = begin; end <= text.size(); ++end)
         for (const std::string& inserted : inserts) {
@@ -74,6 +82,11 @@ TEST_CASE("the line index after an edit equals a fresh index of the new text", "
           const LineIndex fresh(next), edited = edit_line_index(old, begin, end, inserted);
           INFO("text '" << text << "' [" << begin << ", " << end << ") <- '" << inserted << "'");
           REQUIRE(edited.line_count() == fresh.line_count());
+          // The hint may be short of the truth, never past it; for ASCII edits of ASCII
+          // texts it is exact.
+          REQUIRE(edited.ascii_prefix() <= ascii_prefix(next));
+          if (ascii_prefix(next) == next.size() && ascii_prefix(text) == text.size())
+            CHECK(edited.ascii_prefix() == next.size());
           for (uint32_t l = 0; l < fresh.line_count(); ++l)
             REQUIRE(edited.line_start(l) == fresh.line_start(l));
         }
