@@ -336,16 +336,34 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     state_ = State::recovering;
     return true;
   }
+  open_parameter(line, *d, name, ctx);
+  return true;
+}
+
+void TeltParser::open_parameter(const LineRef& line, const telt::DelimiterLine& d,
+                                std::string_view name, ParseContext& ctx) {
   // Built in place; room for a few parameters at once (commands have two or three).
   std::vector<Parameter>& params = block(ctx).commands.back().params;
   if (params.empty()) params.reserve(4);
   Parameter& p = params.emplace_back();
   p.name.assign(name);
-  p.name_range = {line.begin + d->name_begin, line.begin + d->name_end};
+  p.name_range = {line.begin + d.name_begin, line.begin + d.name_end};
   p.value_range = {line.next, line.next};
   p.line = line.number;
   p.value_is_slice = true;
   state_ = State::in_parameter;
+}
+
+bool TeltParser::on_own_delimiter(const LineRef& line, ParseContext& ctx) {
+  if (!has_command_ || (state_ != State::in_command && state_ != State::in_parameter)) return false;
+  const auto d = telt::match_exact_delimiter(line.text, hash_);
+  if (!d) return false;
+  const std::string_view name = line.text.substr(d->name_begin, d->name_end - d->name_begin);
+  if (same_bytes(name, "END")) return false;
+  // What on_line() and on_delimiter() do for it: no diagnostic, a new parameter.
+  block(ctx).range.end = line.end;
+  hash_sites_.push_back({line.begin + d->hash_begin, line.begin + d->hash_end});
+  open_parameter(line, *d, name, ctx);
   return true;
 }
 
