@@ -379,7 +379,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   blk.dialect = Dialect::nesl;
   blk.era = era.era;
   const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
-  blk.id.assign(id);
+  blk.id.append(id); // into the new, empty string: cheaper than assign()
   blk.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
   blk.start_line = line.number;
   blk.range = {line.begin, line.end};
@@ -389,8 +389,10 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
   state_ = State::in_block;
   era_ = &era;
-  id_.assign(id);
-  delim_.assign(era.delim_prefix);
+  id_.clear();
+  id_.append(id);
+  delim_.clear();
+  delim_.append(era.delim_prefix);
   delim_.append(id);
   delim_clear_from_ = delim_clear_until_ = 0;
   params_doc_ = ctx.out;

@@ -115,7 +115,7 @@ void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, P
   Block& b = ctx.out->blocks.emplace_back();
   b.dialect = Dialect::telt;
   b.era = Era::telt;
-  b.id.assign(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
+  b.id.append(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
   b.id_range = {line.begin + start.hash_begin, line.begin + start.hash_end};
   b.start_line = line.number;
   b.range = {line.begin, line.end};
@@ -208,7 +208,7 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
   }
   if (auto command = telt::parse_command(line.text)) {
     Command& c = block(ctx).commands.emplace_back();
-    c.name.assign(line.text.substr(command->name_begin, command->name_end - command->name_begin));
+    c.name.append(line.text.substr(command->name_begin, command->name_end - command->name_begin));
     c.name_range = {line.begin + command->name_begin, line.begin + command->name_end};
     c.line = line.number;
     has_command_ = true;
@@ -346,7 +346,7 @@ void TeltParser::open_parameter(const LineRef& line, const telt::DelimiterLine& 
   std::vector<Parameter>& params = block(ctx).commands.back().params;
   if (params.empty()) params.reserve(4);
   Parameter& p = params.emplace_back();
-  p.name.assign(name);
+  p.name.append(name); // into the new, empty string: cheaper than assign()
   p.name_range = {line.begin + d.name_begin, line.begin + d.name_end};
   p.value_range = {line.next, line.next};
   p.line = line.number;
