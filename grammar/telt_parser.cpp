@@ -207,7 +207,9 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
     return;
   }
   if (auto command = telt::parse_command(line.text)) {
-    Command& c = block(ctx).commands.emplace_back();
+    std::vector<Command>& commands = block(ctx).commands;
+    if (commands.empty()) commands.reserve(3); // blocks have one to three commands: one allocation
+    Command& c = commands.emplace_back();
     c.name.append(line.text.substr(command->name_begin, command->name_end - command->name_begin));
     c.name_range = {line.begin + command->name_begin, line.begin + command->name_end};
     c.line = line.number;
