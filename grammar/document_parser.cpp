@@ -63,6 +63,12 @@ public:
     case Mode::nesl_block: {
       if (fence_may_close(t)) return false;
       ParseContext ctx{text, &doc_, fence_.open()};
+      if (!t.empty() && t[0] == '#') { // perhaps the end marker
+        if (!nesl_.on_exact_end({number, begin, end, next, t, true}, ctx)) return false;
+        after_line();
+        update_mode();
+        return true;
+      }
       if (!nesl_.on_plain_assignment({number, begin, end, next, t, true}, ctx)) return false;
       if (nesl_.in_heredoc_body()) { // the line opened a heredoc
         mode_ = Mode::nesl_body;
@@ -101,6 +107,11 @@ private:
     if (line.text.empty() || line.text[0] != '-') return false;
     ParseContext ctx{text, &doc_, fence_.open()};
     if (!telt_.on_own_delimiter(line, ctx)) return false;
+    if (!telt_.in_block()) { // END closed the block
+      after_line();
+      update_mode();
+      return true;
+    }
     mode_ = Mode::telt_value; // a new parameter value is open
     telt_value_range_ = &telt_.open_value_range(doc_);
     return true;

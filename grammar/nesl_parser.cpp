@@ -531,6 +531,20 @@ bool NeslParser::plain_assignment_line(const LineRef& line, ParseContext& ctx) {
   return true;
 }
 
+bool NeslParser::on_exact_end(const LineRef& line, ParseContext& ctx) {
+  if (state_ != State::in_block || block_ < 0 || quote_.active || skip_.active) return false;
+  const auto r = nesl::match_end_marker(line.text, *era_);
+  if (!r || !same_bytes(line.text.substr(r->begin, r->end - r->begin), id_)) return false;
+  // What block_line() does for it (the line is its own trimmed form: nothing may surround an
+  // exact end marker).
+  id_refs_.push_back({line.begin + r->begin, line.begin + r->end});
+  era_refs_.push_back({line.begin, line.begin + era_->end_prefix.size()});
+  ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+  close_block(ctx, line.number);
+  prev_line_begin_ = line.begin;
+  return true;
+}
+
 void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
   if (!quote_.active && !skip_.active && plain_assignment_line(line, ctx)) return;
   const std::string_view trimmed = nesl::js_trim(line.text);

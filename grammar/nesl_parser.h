@@ -39,6 +39,10 @@ public:
   bool in_heredoc_body() const { return state_ == State::in_heredoc && nl_known_ && block_ >= 0; }
   // In an open block, outside heredocs.
   bool in_assignments() const { return state_ == State::in_block && nl_known_ && block_ >= 0; }
+  // on_line() for the block's exact end marker (its era, its id) when in_assignments() and
+  // no quote or skipped heredoc is pending: it closes the block. False, having done nothing,
+  // for any other line.
+  bool on_exact_end(const LineRef& line, ParseContext& ctx);
   // on_line() for a plain `key = "value"` line or heredoc opener with a new key (see
   // plain_assignment_line()) when in_assignments(). False, having done nothing, for any
   // other line.

@@ -361,10 +361,16 @@ bool TeltParser::on_own_delimiter(const LineRef& line, ParseContext& ctx) {
   const auto d = telt::match_exact_delimiter(line.text, hash_);
   if (!d) return false;
   const std::string_view name = line.text.substr(d->name_begin, d->name_end - d->name_begin);
-  if (same_bytes(name, "END")) return false;
-  // What on_line() and on_delimiter() do for it: no diagnostic, a new parameter.
-  block(ctx).range.end = line.end;
+  // What on_line() and on_delimiter() do for it: no diagnostic; END closes the block, any
+  // other name opens a parameter.
+  Block& b = block(ctx);
+  b.range.end = line.end;
   hash_sites_.push_back({line.begin + d->hash_begin, line.begin + d->hash_end});
+  if (same_bytes(name, "END")) {
+    b.end_line = line.number;
+    close_block(ctx);
+    return true;
+  }
   open_parameter(line, *d, name, ctx);
   return true;
 }

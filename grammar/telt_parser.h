@@ -27,8 +27,8 @@ public:
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
   // on_line() for the common delimiter line: exactly `--NAME HASH--` with the block's hash,
-  // not END, after a command (in_command() or in_value()); it opens a parameter. False,
-  // having done nothing, for any other line.
+  // after a command (in_command() or in_value()); it opens a parameter, or with END closes
+  // the block. False, having done nothing, for any other line.
   bool on_own_delimiter(const LineRef& line, ParseContext& ctx);
   // For the line router's fast path (DocumentParser): a parameter value is open, and where
   // its range and its block's range are (valid until the next on_line()).
