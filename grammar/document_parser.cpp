@@ -57,9 +57,14 @@ public:
     case Mode::telt_command:
       if (fence_may_close(t)) return false;
       return telt_delimiter(text, {number, begin, end, next, t, true});
-    case Mode::nesl_body:
+    case Mode::nesl_body: {
       if (fence_may_close(t)) return false;
-      return nesl_.on_body_line(begin, end, text, *nesl_block_range_);
+      if (nesl_.on_body_line(begin, end, text, *nesl_block_range_)) return true;
+      ParseContext ctx{text, &doc_, fence_.open()};
+      if (!nesl_.on_exact_delim({number, begin, end, next, t, true}, ctx)) return false;
+      mode_ = Mode::nesl_block; // back among the block's assignments
+      return true;
+    }
     case Mode::nesl_block: {
       if (fence_may_close(t)) return false;
       ParseContext ctx{text, &doc_, fence_.open()};

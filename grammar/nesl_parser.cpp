@@ -906,6 +906,37 @@ void NeslParser::refresh_delim_search(size_t from, std::string_view text) {
   delim_clear_until_ = found != npos ? found : text.size() - n + 1;
 }
 
+bool NeslParser::on_exact_delim(const LineRef& line, ParseContext& ctx) {
+  if (state_ != State::in_heredoc || block_ < 0 || !same_bytes(line.text, delim_)) return false;
+  close_heredoc(line, ctx, 0); // what heredoc_line() does for it, then on_line()
+  ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+  prev_line_begin_ = line.begin;
+  return true;
+}
+
+void NeslParser::close_heredoc(const LineRef& line, ParseContext& ctx, size_t pos) {
+  ByteRange value_range{line.begin, line.begin};
+  std::string decoded;
+  bool is_slice = true;
+  if (body_begin_ != npos) {
+    value_range = {body_begin_, body_end_};
+    const std::string_view body = slice(ctx.text, value_range);
+    if (body.find("\r\n") != npos) {
+      is_slice = false;
+      for (size_t i = 0; i < body.size(); ++i) {
+        if (body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n') continue;
+        decoded.push_back(body[i]);
+      }
+    }
+  }
+  era_refs_.push_back({line.begin + pos, line.begin + pos + era_->delim_prefix.size()});
+  id_refs_.push_back(
+      {line.begin + pos + era_->delim_prefix.size(), line.begin + pos + delim_.size()});
+  state_ = State::in_block;
+  set_param(ctx, heredoc_key_, heredoc_key_range_, value_range, heredoc_line_, std::move(decoded),
+            is_slice);
+}
+
 void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
   const size_t pos = line.text.find(delim_);
   if (pos != npos) {
@@ -939,26 +970,7 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
                   {{{line.begin + pos + delim_.size(), line.end}, ""}});
         }
       }
-      ByteRange value_range{line.begin, line.begin};
-      std::string decoded;
-      bool is_slice = true;
-      if (body_begin_ != npos) {
-        value_range = {body_begin_, body_end_};
-        const std::string_view body = slice(ctx.text, value_range);
-        if (body.find("\r\n") != npos) {
-          is_slice = false;
-          for (size_t i = 0; i < body.size(); ++i) {
-            if (body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n') continue;
-            decoded.push_back(body[i]);
-          }
-        }
-      }
-      era_refs_.push_back({line.begin + pos, line.begin + pos + era_->delim_prefix.size()});
-      id_refs_.push_back(
-          {line.begin + pos + era_->delim_prefix.size(), line.begin + pos + delim_.size()});
-      state_ = State::in_block;
-      set_param(ctx, heredoc_key_, heredoc_key_range_, value_range, heredoc_line_,
-                std::move(decoded), is_slice);
+      close_heredoc(line, ctx, pos);
       return;
     }
   }

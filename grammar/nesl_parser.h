@@ -43,6 +43,9 @@ public:
   // no quote or skipped heredoc is pending: it closes the block. False, having done nothing,
   // for any other line.
   bool on_exact_end(const LineRef& line, ParseContext& ctx);
+  // on_line() for the heredoc's delimiter alone on its line: it ends the heredoc. False,
+  // having done nothing, for any other line.
+  bool on_exact_delim(const LineRef& line, ParseContext& ctx);
   // on_line() for a plain `key = "value"` line or heredoc opener with a new key (see
   // plain_assignment_line()) when in_assignments(). False, having done nothing, for any
   // other line.
@@ -198,6 +201,8 @@ private:
   bool plain_assignment_line(const LineRef& line, ParseContext& ctx);
   void assignment_line(const LineRef& line, ParseContext& ctx);
   void heredoc_line(const LineRef& line, ParseContext& ctx);
+  // Ends the heredoc at the delimiter found at `pos` in `line`: stores its value.
+  void close_heredoc(const LineRef& line, ParseContext& ctx, size_t pos);
   void seeking_line(const LineRef& line, ParseContext& ctx);
   bool suspicious_end(const LineRef& line, ParseContext& ctx, std::string_view trimmed);
 
