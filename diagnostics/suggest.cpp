@@ -42,6 +42,11 @@ size_t bounded_distance(std::string_view a, std::string_view b, size_t bound) {
   for (size_t j = 0; j <= m; ++j)
     row(0)[j] = j;
   bool prev_over = false;
+  // With a small bound only the diagonal band |i - j| <= bound can hold a cell within it (each
+  // step off the diagonal costs 1): cells outside are never computed and read as "far".
+  const bool banded = bound < std::max(n, m);
+  const size_t far = banded ? bound + n + m + 2 : 0;
+  if (banded && (n > m ? n - m : m - n) > bound) return bound + 1; // the corner is off the band
   for (size_t i = 1; i <= n; ++i) {
     size_t* cur = row(i);
     const size_t* prev = row(i - 1);
@@ -49,7 +54,22 @@ size_t bounded_distance(std::string_view a, std::string_view b, size_t bound) {
     cur[0] = i;
     size_t row_min = cur[0];
     const char ai = fold(a[i - 1]);
-    for (size_t j = 1; j <= m; ++j) {
+    size_t lo = 1, hi = m;
+    if (banded) {
+      lo = i > bound ? i - bound : 1;
+      hi = std::min(m, i + bound);
+      if (lo > 1) {
+        cur[lo - 1] = far;
+        row_min = far;
+      }
+      if (hi < m) cur[hi + 1] = far; // read as "above" by the next row
+      if (lo > hi) {
+        if (row_min > bound && prev_over) return bound + 1;
+        prev_over = row_min > bound;
+        continue;
+      }
+    }
+    for (size_t j = lo; j <= hi; ++j) {
       const char bj = fold(b[j - 1]);
       const size_t cost = ai == bj ? 0 : 1;
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});

@@ -25,11 +25,13 @@ class LineRouter {
 public:
   explicit LineRouter(ParseOptions options) : options_(options) {}
 
-  // The common lines, handled without building a LineRef or calling into a parser: prose no
-  // dialect can claim, TELT value lines and NESL heredoc body lines that cannot be syntax.
-  // Each has exactly the effect on_line() would have. Returns false for every other line
-  // (then on_line() must run). `begin`/`end`/`next` as in LineRef; the line has its break.
-  bool fast_line(std::string_view text, size_t begin, size_t end, size_t next) {
+  // The common lines, handled without the general routing: prose no dialect can claim, TELT
+  // value lines and NESL heredoc body lines that cannot be syntax (no LineRef, no parser
+  // call), exact TELT parameter delimiters and plain NESL `key = "value"` lines (straight to
+  // the parser's own fast path). Each has exactly the effect on_line() would have. Returns
+  // false, having done nothing, for every other line (then on_line() must run). `number`,
+  // `begin`/`end`/`next` as in LineRef; the line has its break.
+  bool fast_line(std::string_view text, uint32_t number, size_t begin, size_t end, size_t next) {
     const std::string_view t(text.data() + begin, end - begin);
     switch (mode_) {
     case Mode::prose: {
@@ -47,14 +49,41 @@ public:
       return true;
     }
     case Mode::telt_value:
-      if (fence_may_close(t) || !TeltParser::is_plain_content(t)) return false;
+      if (fence_may_close(t)) return false;
+      if (!TeltParser::is_plain_content(t))
+        return telt_delimiter(text, {number, begin, end, next, t, true});
       telt_block_range_->end = end;
       // The value runs to the end of this line, a "\r" of "\r\n" included.
       telt_value_range_->end = next - 1;
       return true;
-    case Mode::nesl_body:
+    case Mode::telt_command:
       if (fence_may_close(t)) return false;
-      return nesl_.on_body_line(begin, end, text, *nesl_block_range_);
+      return telt_delimiter(text, {number, begin, end, next, t, true});
+    case Mode::nesl_body: {
+      if (fence_may_close(t)) return false;
+      if (nesl_.on_body_line(begin, end, text, *nesl_block_range_)) return true;
+      ParseContext ctx{text, &doc_, fence_.open()};
+      if (!nesl_.on_exact_delim({number, begin, end, next, t, true}, ctx)) return false;
+      mode_ = Mode::nesl_block; // back among the block's assignments
+      return true;
+    }
+    case Mode::nesl_block: {
+      if (fence_may_close(t)) return false;
+      ParseContext ctx{text, &doc_, fence_.open()};
+      if (!t.empty() && t[0] == '#') { // perhaps the end marker
+        const LineRef line{number, begin, end, next, t, true};
+        if (!nesl_.on_exact_end(line, ctx)) return false;
+        after_line(line);
+        update_mode();
+        return true;
+      }
+      if (!nesl_.on_plain_assignment({number, begin, end, next, t, true}, ctx)) return false;
+      if (nesl_.in_heredoc_body()) { // the line opened a heredoc
+        mode_ = Mode::nesl_body;
+        nesl_block_range_ = &nesl_.open_block_range(doc_);
+      }
+      return true;
+    }
     case Mode::general:
       break;
     }
@@ -88,7 +117,22 @@ public:
 private:
   // What fast_line() may take on: set after every on_line() (fast lines change nothing it
   // depends on).
-  enum class Mode : uint8_t { general, prose, telt_value, nesl_body };
+  enum class Mode : uint8_t { general, prose, telt_value, telt_command, nesl_body, nesl_block };
+
+  // fast_line() for a possible parameter delimiter of the open TELT block.
+  bool telt_delimiter(std::string_view text, const LineRef& line) {
+    if (line.text.empty() || line.text[0] != '-') return false;
+    ParseContext ctx{text, &doc_, fence_.open()};
+    if (!telt_.on_own_delimiter(line, ctx)) return false;
+    if (!telt_.in_block()) { // END closed the block
+      after_line(line);
+      update_mode();
+      return true;
+    }
+    mode_ = Mode::telt_value; // a new parameter value is open
+    telt_value_range_ = &telt_.open_value_range(doc_);
+    return true;
+  }
 
   void update_mode() {
     fence_watch_ = open_block_fenced_ && !doc_.blocks.empty() &&
@@ -99,12 +143,17 @@ private:
         mode_ = Mode::telt_value;
         telt_block_range_ = &telt_.open_block_range(doc_);
         telt_value_range_ = &telt_.open_value_range(doc_);
+      } else if (telt_.in_command()) {
+        mode_ = Mode::telt_command;
+        telt_block_range_ = &telt_.open_block_range(doc_);
       }
     } else if (nesl_.in_block()) {
       mode_ = Mode::general;
       if (nesl_.in_heredoc_body()) {
         mode_ = Mode::nesl_body;
         nesl_block_range_ = &nesl_.open_block_range(doc_);
+      } else if (nesl_.in_assignments()) {
+        mode_ = Mode::nesl_block;
       }
     } else {
       mode_ = !options_.nesl || nesl_.quiet_outside() ? Mode::prose : Mode::general;
@@ -314,7 +363,7 @@ size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_n
     size_t end = nl;
     if (end > pos && data[end - 1] == '\r') --end;
     lines.add_line_start(nl + 1);
-    if (!router.fast_line(text, pos, end, nl + 1)) {
+    if (!router.fast_line(text, number, pos, end, nl + 1)) {
       const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
       router.on_line(text, line);
     }
@@ -388,8 +437,11 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
   for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
     size_t end = nl;
     if (end > pos && data[end - 1] == '\r') --end;
-    const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
-    router.on_line(text, line);
+    // Routed exactly as route_complete_lines() routes it.
+    if (!router.fast_line(text, number, pos, end, nl + 1)) {
+      const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
+      router.on_line(text, line);
+    }
     ++number;
     pos = nl + 1;
     if (points.size() > points_seen) {

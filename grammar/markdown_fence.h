@@ -21,8 +21,13 @@ public:
   }
   // True when `line` would close the currently open fence.
   bool closes(std::string_view line) const {
-    // A closer starts with the fence's marker or with its (at most 3 spaces) indentation.
-    return open_ && !line.empty() && (line[0] == marker_ || line[0] == ' ') && closes_run(line);
+    // A closer has the fence's marker after at most 3 spaces of indentation (checked here
+    // first: indented code inside a fenced block is common).
+    if (!open_) return false;
+    size_t i = 0;
+    while (i < 3 && i < line.size() && line[i] == ' ')
+      ++i;
+    return i < line.size() && line[i] == marker_ && closes_run(line);
   }
 
 private:

@@ -394,7 +394,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   blk.dialect = Dialect::nesl;
   blk.era = era.era;
   const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
-  blk.id.assign(id);
+  blk.id.append(id); // into the new, empty string: cheaper than assign()
   blk.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
   blk.start_line = line.number;
   blk.range = {line.begin, line.end};
@@ -404,8 +404,10 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
   state_ = State::in_block;
   era_ = &era;
-  id_.assign(id);
-  delim_.assign(era.delim_prefix);
+  id_.clear();
+  id_.append(id);
+  delim_.clear();
+  delim_.append(era.delim_prefix);
   delim_.append(id);
   delim_clear_from_ = delim_clear_until_ = 0;
   params_doc_ = ctx.out;
@@ -542,6 +544,20 @@ bool NeslParser::plain_assignment_line(const LineRef& line, ParseContext& ctx) {
   state_ = State::in_heredoc;
   era_refs_.push_back({base + a.value_begin, base + a.value_begin + era_->delim_prefix.size()});
   id_refs_.push_back({base + a.value_begin + era_->delim_prefix.size(), base + a.value_end});
+  return true;
+}
+
+bool NeslParser::on_exact_end(const LineRef& line, ParseContext& ctx) {
+  if (state_ != State::in_block || block_ < 0 || quote_.active || skip_.active) return false;
+  const auto r = nesl::match_end_marker(line.text, *era_);
+  if (!r || !same_bytes(line.text.substr(r->begin, r->end - r->begin), id_)) return false;
+  // What block_line() does for it (the line is its own trimmed form: nothing may surround an
+  // exact end marker).
+  id_refs_.push_back({line.begin + r->begin, line.begin + r->end});
+  era_refs_.push_back({line.begin, line.begin + era_->end_prefix.size()});
+  ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+  close_block(ctx, line.number);
+  prev_line_begin_ = line.begin;
   return true;
 }
 
@@ -906,6 +922,37 @@ void NeslParser::refresh_delim_search(size_t from, std::string_view text) {
   delim_clear_until_ = found != npos ? found : text.size() - n + 1;
 }
 
+bool NeslParser::on_exact_delim(const LineRef& line, ParseContext& ctx) {
+  if (state_ != State::in_heredoc || block_ < 0 || !same_bytes(line.text, delim_)) return false;
+  close_heredoc(line, ctx, 0); // what heredoc_line() does for it, then on_line()
+  ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+  prev_line_begin_ = line.begin;
+  return true;
+}
+
+void NeslParser::close_heredoc(const LineRef& line, ParseContext& ctx, size_t pos) {
+  ByteRange value_range{line.begin, line.begin};
+  std::string decoded;
+  bool is_slice = true;
+  if (body_begin_ != npos) {
+    value_range = {body_begin_, body_end_};
+    const std::string_view body = slice(ctx.text, value_range);
+    if (body.find("\r\n") != npos) {
+      is_slice = false;
+      for (size_t i = 0; i < body.size(); ++i) {
+        if (body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n') continue;
+        decoded.push_back(body[i]);
+      }
+    }
+  }
+  era_refs_.push_back({line.begin + pos, line.begin + pos + era_->delim_prefix.size()});
+  id_refs_.push_back(
+      {line.begin + pos + era_->delim_prefix.size(), line.begin + pos + delim_.size()});
+  state_ = State::in_block;
+  set_param(ctx, heredoc_key_, heredoc_key_range_, value_range, heredoc_line_, std::move(decoded),
+            is_slice);
+}
+
 void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
   const size_t pos = line.text.find(delim_);
   if (pos != npos) {
@@ -939,26 +986,7 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
                   {{{line.begin + pos + delim_.size(), line.end}, ""}});
         }
       }
-      ByteRange value_range{line.begin, line.begin};
-      std::string decoded;
-      bool is_slice = true;
-      if (body_begin_ != npos) {
-        value_range = {body_begin_, body_end_};
-        const std::string_view body = slice(ctx.text, value_range);
-        if (body.find("\r\n") != npos) {
-          is_slice = false;
-          for (size_t i = 0; i < body.size(); ++i) {
-            if (body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n') continue;
-            decoded.push_back(body[i]);
-          }
-        }
-      }
-      era_refs_.push_back({line.begin + pos, line.begin + pos + era_->delim_prefix.size()});
-      id_refs_.push_back(
-          {line.begin + pos + era_->delim_prefix.size(), line.begin + pos + delim_.size()});
-      state_ = State::in_block;
-      set_param(ctx, heredoc_key_, heredoc_key_range_, value_range, heredoc_line_,
-                std::move(decoded), is_slice);
+      close_heredoc(line, ctx, pos);
       return;
     }
   }

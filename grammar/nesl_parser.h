@@ -37,6 +37,24 @@ public:
   void note_prose_line(size_t begin) { prev_line_begin_ = begin; }
   // Inside a heredoc of an open block, and where that block's range is.
   bool in_heredoc_body() const { return state_ == State::in_heredoc && nl_known_ && block_ >= 0; }
+  // In an open block, outside heredocs.
+  bool in_assignments() const { return state_ == State::in_block && nl_known_ && block_ >= 0; }
+  // on_line() for the block's exact end marker (its era, its id) when in_assignments() and
+  // no quote or skipped heredoc is pending: it closes the block. False, having done nothing,
+  // for any other line.
+  bool on_exact_end(const LineRef& line, ParseContext& ctx);
+  // on_line() for the heredoc's delimiter alone on its line: it ends the heredoc. False,
+  // having done nothing, for any other line.
+  bool on_exact_delim(const LineRef& line, ParseContext& ctx);
+  // on_line() for a plain `key = "value"` line or heredoc opener with a new key (see
+  // plain_assignment_line()) when in_assignments(). False, having done nothing, for any
+  // other line.
+  bool on_plain_assignment(const LineRef& line, ParseContext& ctx) {
+    if (quote_.active || skip_.active || !plain_assignment_line(line, ctx)) return false;
+    ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+    prev_line_begin_ = line.begin;
+    return true;
+  }
   ByteRange& open_block_range(ParsedDocument& doc) const {
     return doc.blocks[static_cast<size_t>(block_)].range;
   }
@@ -192,6 +210,8 @@ private:
   bool plain_assignment_line(const LineRef& line, ParseContext& ctx);
   void assignment_line(const LineRef& line, ParseContext& ctx);
   void heredoc_line(const LineRef& line, ParseContext& ctx);
+  // Ends the heredoc at the delimiter found at `pos` in `line`: stores its value.
+  void close_heredoc(const LineRef& line, ParseContext& ctx, size_t pos);
   void seeking_line(const LineRef& line, ParseContext& ctx);
   bool suspicious_end(const LineRef& line, ParseContext& ctx, std::string_view trimmed);
 

@@ -445,8 +445,15 @@ namespace {
 bool is_key_start(unsigned char c) {
   return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
 }
+// [A-Za-z0-9_], by table (this runs on every byte of every key).
+constexpr auto kKeyChar = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[c] = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  return t;
+}();
 bool is_key_char(unsigned char c) {
-  return is_key_start(c) || (c >= '0' && c <= '9');
+  return kKeyChar[c];
 }
 bool is_ascii_js_space(unsigned char c) {
   return c == ' ' || (c >= 0x09 && c <= 0x0D);
@@ -461,14 +468,22 @@ size_t quoted_body_stop(const char* s, size_t j, size_t n) {
   const __m128i backslash = _mm_set1_epi8('\\');
   const __m128i colon = _mm_set1_epi8(':');
   const __m128i below_space = _mm_set1_epi8(0x1F);
-  for (; j + 16 <= n; j += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j));
+  // The stop bytes among the 16 at `at`, as a bit mask.
+  const auto stops = [&](size_t at) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + at));
     // v <= 0x1F (unsigned) exactly when min(v, 0x1F) == v.
     const __m128i hit = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
         _mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v)));
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
-    if (mask != 0) return j + static_cast<size_t>(__builtin_ctz(mask));
+    return static_cast<unsigned>(_mm_movemask_epi8(hit));
+  };
+  for (; j + 16 <= n; j += 16)
+    if (const unsigned mask = stops(j); mask != 0)
+      return j + static_cast<size_t>(__builtin_ctz(mask));
+  if (j < n && n >= 16) {
+    // The tail: the last 16 bytes of the line (all inside it), less those before `j`.
+    const unsigned mask = stops(n - 16) >> (j - (n - 16));
+    return mask != 0 ? j + static_cast<size_t>(__builtin_ctz(mask)) : n;
   }
 #endif
   for (; j < n; ++j) {

@@ -115,7 +115,7 @@ void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, P
   Block& b = ctx.out->blocks.emplace_back();
   b.dialect = Dialect::telt;
   b.era = Era::telt;
-  b.id.assign(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
+  b.id.append(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
   b.id_range = {line.begin + start.hash_begin, line.begin + start.hash_end};
   b.start_line = line.number;
   b.range = {line.begin, line.end};
@@ -207,8 +207,10 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
     return;
   }
   if (auto command = telt::parse_command(line.text)) {
-    Command& c = block(ctx).commands.emplace_back();
-    c.name.assign(line.text.substr(command->name_begin, command->name_end - command->name_begin));
+    std::vector<Command>& commands = block(ctx).commands;
+    if (commands.empty()) commands.reserve(3); // blocks have one to three commands: one allocation
+    Command& c = commands.emplace_back();
+    c.name.append(line.text.substr(command->name_begin, command->name_end - command->name_begin));
     c.name_range = {line.begin + command->name_begin, line.begin + command->name_end};
     c.line = line.number;
     has_command_ = true;
@@ -336,16 +338,40 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     state_ = State::recovering;
     return true;
   }
+  open_parameter(line, *d, name, ctx);
+  return true;
+}
+
+void TeltParser::open_parameter(const LineRef& line, const telt::DelimiterLine& d,
+                                std::string_view name, ParseContext& ctx) {
   // Built in place; room for a few parameters at once (commands have two or three).
   std::vector<Parameter>& params = block(ctx).commands.back().params;
   if (params.empty()) params.reserve(4);
   Parameter& p = params.emplace_back();
-  p.name.assign(name);
-  p.name_range = {line.begin + d->name_begin, line.begin + d->name_end};
+  p.name.append(name); // into the new, empty string: cheaper than assign()
+  p.name_range = {line.begin + d.name_begin, line.begin + d.name_end};
   p.value_range = {line.next, line.next};
   p.line = line.number;
   p.value_is_slice = true;
   state_ = State::in_parameter;
+}
+
+bool TeltParser::on_own_delimiter(const LineRef& line, ParseContext& ctx) {
+  if (!has_command_ || (state_ != State::in_command && state_ != State::in_parameter)) return false;
+  const auto d = telt::match_exact_delimiter(line.text, hash_);
+  if (!d) return false;
+  const std::string_view name = line.text.substr(d->name_begin, d->name_end - d->name_begin);
+  // What on_line() and on_delimiter() do for it: no diagnostic; END closes the block, any
+  // other name opens a parameter.
+  Block& b = block(ctx);
+  b.range.end = line.end;
+  hash_sites_.push_back({line.begin + d->hash_begin, line.begin + d->hash_end});
+  if (same_bytes(name, "END")) {
+    b.end_line = line.number;
+    close_block(ctx);
+    return true;
+  }
+  open_parameter(line, *d, name, ctx);
   return true;
 }
 

@@ -26,9 +26,15 @@ public:
   bool try_start(const LineRef& line, ParseContext& ctx);
   // A line while this parser's block is open.
   void on_line(const LineRef& line, ParseContext& ctx);
+  // on_line() for the common delimiter line: exactly `--NAME HASH--` with the block's hash,
+  // after a command (in_command() or in_value()); it opens a parameter, or with END closes
+  // the block. False, having done nothing, for any other line.
+  bool on_own_delimiter(const LineRef& line, ParseContext& ctx);
   // For the line router's fast path (DocumentParser): a parameter value is open, and where
   // its range and its block's range are (valid until the next on_line()).
   bool in_value() const { return state_ == State::in_parameter; }
+  // After a command line, before its first parameter.
+  bool in_command() const { return state_ == State::in_command; }
   ByteRange& open_block_range(ParsedDocument& doc) const {
     return doc.blocks[static_cast<size_t>(block_)].range;
   }
@@ -61,6 +67,9 @@ private:
   // PARAM / END lines (exact, mismatched, indented or near misses); false for content.
   bool on_delimiter(const LineRef& line, ParseContext& ctx);
   void on_content(const LineRef& line, ParseContext& ctx);
+  // Opens parameter `name` (of a delimiter `d`) in the block's last command.
+  void open_parameter(const LineRef& line, const telt::DelimiterLine& d, std::string_view name,
+                      ParseContext& ctx);
   Block& block(ParseContext& ctx) const { return ctx.out->blocks[static_cast<size_t>(block_)]; }
   void report(ParseContext& ctx, Diagnostic diagnostic);
 
