@@ -119,10 +119,15 @@ private:
   // depends on).
   enum class Mode : uint8_t { general, prose, telt_value, telt_command, nesl_body, nesl_block };
 
-  // fast_line() for a possible parameter delimiter of the open TELT block.
+  // fast_line() for a possible command line or parameter delimiter of the open TELT block.
   bool telt_delimiter(std::string_view text, const LineRef& line) {
-    if (line.text.empty() || line.text[0] != '-') return false;
+    if (line.text.empty() || (line.text[0] != '-' && line.text[0] != '=')) return false;
     ParseContext ctx{text, &doc_, fence_.open()};
+    if (line.text[0] == '=') {
+      if (!telt_.on_command_line(line, ctx)) return false;
+      mode_ = Mode::telt_command; // awaiting the command's first parameter
+      return true;
+    }
     if (!telt_.on_own_delimiter(line, ctx)) return false;
     if (!telt_.in_block()) { // END closed the block
       after_line(line);
@@ -143,7 +148,7 @@ private:
         mode_ = Mode::telt_value;
         telt_block_range_ = &telt_.open_block_range(doc_);
         telt_value_range_ = &telt_.open_value_range(doc_);
-      } else if (telt_.in_command()) {
+      } else if (telt_.awaiting_syntax()) {
         mode_ = Mode::telt_command;
         telt_block_range_ = &telt_.open_block_range(doc_);
       }
@@ -211,7 +216,11 @@ private:
       nesl_.yield_to_foreign_start(line, ctx);
     }
     const size_t blocks_before = doc_.blocks.size();
-    const bool claimed = (options_.telt && telt_.try_start(line, ctx)) ||
+    // A line that starts with a NESL era header (`#!nesl `, `#!NESL `, `#!SHAM `) is neither
+    // a TELT start (its shapes need `telt`, in any case, after `#!` and blanks) nor a stray
+    // TELT end (`--`): TELT need not look at it.
+    const bool telt_may_claim = options_.telt && !nesl::header_era(line.text);
+    const bool claimed = (telt_may_claim && telt_.try_start(line, ctx)) ||
                          (options_.nesl && nesl_.try_start(line, ctx));
     if (claimed && doc_.blocks.size() > blocks_before) {
       open_block_fenced_ = fence_.open();

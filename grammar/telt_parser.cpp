@@ -207,18 +207,33 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
     return;
   }
   if (auto command = telt::parse_command(line.text)) {
-    std::vector<Command>& commands = block(ctx).commands;
-    if (commands.empty()) commands.reserve(3); // blocks have one to three commands: one allocation
-    Command& c = commands.emplace_back();
-    c.name.append(line.text.substr(command->name_begin, command->name_end - command->name_begin));
-    c.name_range = {line.begin + command->name_begin, line.begin + command->name_end};
-    c.line = line.number;
-    has_command_ = true;
-    state_ = State::in_command;
+    open_command(line, *command, ctx);
     return;
   }
   if (on_delimiter(line, ctx)) return;
   on_content(line, ctx);
+}
+
+void TeltParser::open_command(const LineRef& line, const telt::CommandLine& command,
+                              ParseContext& ctx) {
+  std::vector<Command>& commands = block(ctx).commands;
+  if (commands.empty()) commands.reserve(3); // blocks have one to three commands: one allocation
+  Command& c = commands.emplace_back();
+  c.name.append(line.text.substr(command.name_begin, command.name_end - command.name_begin));
+  c.name_range = {line.begin + command.name_begin, line.begin + command.name_end};
+  c.line = line.number;
+  has_command_ = true;
+  state_ = State::in_command;
+}
+
+bool TeltParser::on_command_line(const LineRef& line, ParseContext& ctx) {
+  if (state_ != State::in_block && state_ != State::in_command && state_ != State::in_parameter)
+    return false;
+  const auto command = telt::parse_command(line.text);
+  if (!command) return false;
+  block(ctx).range.end = line.end; // what on_line() does for it
+  open_command(line, *command, ctx);
+  return true;
 }
 
 bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {

@@ -30,11 +30,14 @@ public:
   // after a command (in_command() or in_value()); it opens a parameter, or with END closes
   // the block. False, having done nothing, for any other line.
   bool on_own_delimiter(const LineRef& line, ParseContext& ctx);
+  // on_line() for a COMMAND line (`=== NAME ===`) after the START, a command or a value: it
+  // opens a command. False, having done nothing, for any other line.
+  bool on_command_line(const LineRef& line, ParseContext& ctx);
   // For the line router's fast path (DocumentParser): a parameter value is open, and where
   // its range and its block's range are (valid until the next on_line()).
   bool in_value() const { return state_ == State::in_parameter; }
-  // After a command line, before its first parameter.
-  bool in_command() const { return state_ == State::in_command; }
+  // After the START line or a command line, before a parameter.
+  bool awaiting_syntax() const { return state_ == State::in_block || state_ == State::in_command; }
   ByteRange& open_block_range(ParsedDocument& doc) const {
     return doc.blocks[static_cast<size_t>(block_)].range;
   }
@@ -67,6 +70,8 @@ private:
   // PARAM / END lines (exact, mismatched, indented or near misses); false for content.
   bool on_delimiter(const LineRef& line, ParseContext& ctx);
   void on_content(const LineRef& line, ParseContext& ctx);
+  // Opens a command (of a COMMAND line).
+  void open_command(const LineRef& line, const telt::CommandLine& command, ParseContext& ctx);
   // Opens parameter `name` (of a delimiter `d`) in the block's last command.
   void open_parameter(const LineRef& line, const telt::DelimiterLine& d, std::string_view name,
                       ParseContext& ctx);
