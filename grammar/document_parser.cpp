@@ -359,27 +359,40 @@ private:
   size_t non_ascii_ = std::string_view::npos;
 };
 
-// Splits `text[from, text.size())` into complete lines, records their starts in `lines` and
-// hands them to the router; returns the offset of the first byte not yet consumed (the start
-// of an incomplete last line). Lowers `*non_ascii` to the first byte >= 0x80 from `from` on.
-size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
-                            LineRouter& router, LineIndex& lines, size_t* non_ascii) {
+// Hands each complete line of `text[from, text.size())` to the router (its fast path first)
+// and then calls `after_line(start of the next line)`, which ends the loop by returning true.
+// Returns the offset of the first byte not routed (the start of an incomplete last line when
+// the loop ran to the end). The one line loop of every parse, so all route lines alike.
+template <typename AfterLine>
+size_t route_lines(std::string_view text, size_t from, uint32_t* line_number, LineRouter& router,
+                   NewlineScanner& scanner, AfterLine&& after_line) {
   size_t pos = from;
   uint32_t number = *line_number;
   const char* data = text.data();
-  NewlineScanner scanner(text, from);
   for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
     size_t end = nl;
     if (end > pos && data[end - 1] == '\r') --end;
-    lines.add_line_start(nl + 1);
     if (!router.fast_line(text, number, pos, end, nl + 1)) {
       const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
       router.on_line(text, line);
     }
     ++number;
     pos = nl + 1;
+    if (after_line(pos)) break;
   }
   *line_number = number;
+  return pos;
+}
+
+// Routes the complete lines from `from` on and records their starts in `lines`; lowers
+// `*non_ascii` to the first byte >= 0x80 from `from` on.
+size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
+                            LineRouter& router, LineIndex& lines, size_t* non_ascii) {
+  NewlineScanner scanner(text, from);
+  const size_t pos = route_lines(text, from, line_number, router, scanner, [&](size_t next) {
+    lines.add_line_start(next);
+    return false;
+  });
   *non_ascii = std::min(*non_ascii, scanner.first_non_ascii());
   return pos;
 }
@@ -440,28 +453,19 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
   const std::vector<ResumePoint>& points = router.doc().resume_points;
   size_t points_seen = 0;
   uint32_t number = from.line;
-  size_t pos = from.offset;
-  const char* data = text.data();
   NewlineScanner scanner(text, from.offset);
-  for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
-    size_t end = nl;
-    if (end > pos && data[end - 1] == '\r') --end;
-    // Routed exactly as route_complete_lines() routes it.
-    if (!router.fast_line(text, number, pos, end, nl + 1)) {
-      const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
-      router.on_line(text, line);
-    }
-    ++number;
-    pos = nl + 1;
-    if (points.size() > points_seen) {
-      points_seen = points.size();
-      if (stop(points.back())) {
-        *stopped_at = points.back();
-        ParsedDocument doc = std::move(router.doc());
-        doc.resume_points.pop_back();
-        return doc;
-      }
-    }
+  // Stops after a line that recorded a resume point `stop` accepts.
+  const size_t pos = route_lines(text, from.offset, &number, router, scanner, [&](size_t) {
+    if (points.size() == points_seen) return false;
+    points_seen = points.size();
+    if (!stop(points.back())) return false;
+    *stopped_at = points.back();
+    return true;
+  });
+  if (*stopped_at) {
+    ParsedDocument doc = std::move(router.doc());
+    doc.resume_points.pop_back();
+    return doc;
   }
   route_last_line(text, pos, number, router);
   return router.finish(text, number + 1);

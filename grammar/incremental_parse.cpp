@@ -9,6 +9,7 @@
 #include "grammar/document_parser.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -45,6 +46,15 @@ template <typename F> void for_each_range(const Diagnostic& d, F&& f) {
       f(e.range);
 }
 
+// True when every byte range the element (a Block or a Diagnostic) refers to lies within
+// [first, last]: a reuse condition of reparse(), checked rather than assumed.
+template <typename Element> bool refers_within(const Element& element, size_t first, size_t last) {
+  bool ok = true;
+  for_each_range(element,
+                 [&](const ByteRange& r) { ok = ok && r.begin >= first && r.end <= last; });
+  return ok;
+}
+
 // The NESL block ids of blocks [begin, end), in order (with their start lines when `lines`).
 std::vector<std::pair<std::string_view, uint32_t>> nesl_ids(const std::vector<Block>& blocks,
                                                             size_t begin, size_t end, bool lines) {
@@ -53,10 +63,6 @@ std::vector<std::pair<std::string_view, uint32_t>> nesl_ids(const std::vector<Bl
     if (blocks[b].dialect == Dialect::nesl)
       ids.emplace_back(blocks[b].id, lines ? blocks[b].start_line : 0);
   return ids;
-}
-
-size_t count_newlines(std::string_view s) {
-  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
 }
 
 } // namespace
@@ -111,27 +117,6 @@ void shift_diagnostic(Diagnostic& d, int64_t bytes, int64_t lines, int64_t block
       shift(e.range, bytes);
 }
 
-bool refers_at_or_after(const Block& block, size_t offset) {
-  bool ok = true;
-  for_each_range(block, [&](const ByteRange& r) { ok = ok && r.begin >= offset; });
-  return ok;
-}
-bool refers_at_or_after(const Diagnostic& d, size_t offset) {
-  bool ok = true;
-  for_each_range(d, [&](const ByteRange& r) { ok = ok && r.begin >= offset; });
-  return ok;
-}
-bool refers_at_or_before(const Block& block, size_t offset) {
-  bool ok = true;
-  for_each_range(block, [&](const ByteRange& r) { ok = ok && r.end <= offset; });
-  return ok;
-}
-bool refers_at_or_before(const Diagnostic& d, size_t offset) {
-  bool ok = true;
-  for_each_range(d, [&](const ByteRange& r) { ok = ok && r.end <= offset; });
-  return ok;
-}
-
 std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& old,
                                std::string_view new_text, ParseOptions options) {
   const TextChange change = find_change(old_text, new_text);
@@ -166,6 +151,9 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
   };
   std::optional<ResumePoint> new_stop;
   ParsedDocument window = parse_from(new_text, from, old.blocks, options, stop, &new_stop);
+  LineIndex new_lines =
+      edit_line_index(old.lines, change.begin, change.old_end,
+                      new_text.substr(change.begin, change.new_end - change.begin));
 
   ReparseWindow w;
   w.first_block = from.blocks;
@@ -186,10 +174,7 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
     w.old_block_end = static_cast<uint32_t>(old.blocks.size());
     w.old_diagnostic_end = static_cast<uint32_t>(old.diagnostics.size());
     w.old_line_end = old.lines.line_count();
-    w.new_line_end = static_cast<uint32_t>(
-        old.lines.line_count() +
-        count_newlines(new_text.substr(change.begin, change.new_end - change.begin)) -
-        count_newlines(old_text.substr(change.begin, change.old_end - change.begin)));
+    w.new_line_end = new_lines.line_count();
     w.old_offset_end = old_text.size();
     w.new_offset_end = new_text.size();
   }
@@ -211,21 +196,20 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
       return std::nullopt;
     // Blocks are in text order and each refers only to its own lines: the first is enough.
     if (w.old_block_end < old.blocks.size() &&
-        !refers_at_or_after(old.blocks[w.old_block_end], w.old_offset_end))
+        !refers_within(old.blocks[w.old_block_end], w.old_offset_end, SIZE_MAX))
       return std::nullopt;
     for (size_t d = w.old_diagnostic_end; d < old.diagnostics.size(); ++d)
-      if (!refers_at_or_after(old.diagnostics[d], w.old_offset_end)) return std::nullopt;
+      if (!refers_within(old.diagnostics[d], w.old_offset_end, SIZE_MAX)) return std::nullopt;
   }
-  if (w.first_block > 0 && !refers_at_or_before(old.blocks[w.first_block - 1], w.first_offset))
+  if (w.first_block > 0 && !refers_within(old.blocks[w.first_block - 1], 0, w.first_offset))
     return std::nullopt;
   for (size_t d = 0; d < w.first_diagnostic; ++d)
-    if (!refers_at_or_before(old.diagnostics[d], w.first_offset)) return std::nullopt;
+    if (!refers_within(old.diagnostics[d], 0, w.first_offset)) return std::nullopt;
 
   Reparse r;
   r.window = w;
   ParsedDocument& doc = r.doc;
-  doc.lines = edit_line_index(old.lines, change.begin, change.old_end,
-                              new_text.substr(change.begin, change.new_end - change.begin));
+  doc.lines = std::move(new_lines);
 
   doc.blocks.reserve(old.blocks.size() + static_cast<size_t>(std::max<int64_t>(block_delta, 0)));
   doc.blocks.insert(doc.blocks.end(), old.blocks.begin(), old.blocks.begin() + w.first_block);

@@ -58,11 +58,5 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
 // `lines` (and, for diagnostics, block indices by `blocks`).
 void shift_block(Block& block, int64_t bytes, int64_t lines);
 void shift_diagnostic(Diagnostic& diagnostic, int64_t bytes, int64_t lines, int64_t blocks);
-// True when every byte position the element refers to is at or after `offset` / at or
-// before `offset` (the reuse conditions of reparse(), checked rather than assumed).
-bool refers_at_or_after(const Block& block, size_t offset);
-bool refers_at_or_after(const Diagnostic& diagnostic, size_t offset);
-bool refers_at_or_before(const Block& block, size_t offset);
-bool refers_at_or_before(const Diagnostic& diagnostic, size_t offset);
 
 } // namespace blockls

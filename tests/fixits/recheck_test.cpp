@@ -3,6 +3,7 @@
 // is the base of the next edit), over transcripts built from every test input and over
 // generated transcripts with broken blocks of every dialect. It must also really be incremental
 // for ordinary edits, or it would be a slow full check in disguise.
+#include "bench/rng.h"
 #include "bench/transcript_generator.h"
 #include "diagnostics/recheck.h"
 #include "fixits/verify_fixes.h"
@@ -17,24 +18,10 @@
 #include <vector>
 
 using namespace blockls;
+using blockls::bench::Rng;
 namespace test = blockls::test;
 
 namespace {
-
-class Rng {
-public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  size_t below(size_t n) { return n == 0 ? 0 : static_cast<size_t>(next() % n); }
-
-private:
-  uint64_t state_;
-};
 
 nlohmann::json dump_checked(std::string_view text, const CheckedDocument& c) {
   nlohmann::json out = test::dump(text, c.parsed);
