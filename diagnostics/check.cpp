@@ -44,22 +44,44 @@ bool by_position(const Diagnostic& a, const Diagnostic& b) {
 std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& parsed,
                                 const ActionCatalog& catalog, size_t first_syntax,
                                 size_t end_syntax, size_t first_block, size_t end_block) {
-  std::vector<Diagnostic> out;
+  std::vector<Diagnostic> validation;
+  validate_blocks(text, parsed, catalog, first_block, end_block, &validation);
+  const Diagnostic* syntax = parsed.diagnostics.data() + first_syntax;
   const size_t syntax_count = end_syntax - first_syntax;
-  out.reserve(syntax_count + syntax_count / 4 + 8);
-  out.assign(parsed.diagnostics.begin() + static_cast<ptrdiff_t>(first_syntax),
-             parsed.diagnostics.begin() + static_cast<ptrdiff_t>(end_syntax));
-  validate_blocks(text, parsed, catalog, first_block, end_block, &out);
-  // A stable sort of the whole list, done as stable sorts of its two parts (each is mostly in
-  // order already) and a stable merge.
-  const auto at = [&](size_t i) { return out.begin() + static_cast<ptrdiff_t>(i); };
-  if (!std::is_sorted(at(0), at(syntax_count), by_position))
-    std::stable_sort(at(0), at(syntax_count), by_position);
-  if (!std::is_sorted(at(syntax_count), out.end(), by_position))
-    std::stable_sort(at(syntax_count), out.end(), by_position);
-  if (syntax_count > 0 && out.size() > syntax_count &&
-      by_position(*at(syntax_count), *at(syntax_count - 1)))
-    std::inplace_merge(at(0), at(syntax_count), out.end(), by_position);
+  // The stable order is found on small keys (position, then source index: the syntax list
+  // first, each list in the order found), and each diagnostic is then copied or moved once,
+  // instead of moving whole diagnostics around in a stable sort.
+  struct Key {
+    uint32_t line;
+    uint32_t index; // < syntax_count: syntax; else validation[index - syntax_count]
+    size_t begin;
+    bool operator<(const Key& o) const {
+      if (line != o.line) return line < o.line;
+      if (begin != o.begin) return begin < o.begin;
+      return index < o.index;
+    }
+  };
+  std::vector<Key> keys;
+  keys.reserve(syntax_count + validation.size());
+  for (size_t i = 0; i < syntax_count; ++i)
+    keys.push_back({syntax[i].line, static_cast<uint32_t>(i), syntax[i].range.begin});
+  for (size_t i = 0; i < validation.size(); ++i)
+    keys.push_back(
+        {validation[i].line, static_cast<uint32_t>(syntax_count + i), validation[i].range.begin});
+  // Each list is mostly in order already: sort the parts, then merge them.
+  const auto mid = keys.begin() + static_cast<ptrdiff_t>(syntax_count);
+  if (!std::is_sorted(keys.begin(), mid)) std::sort(keys.begin(), mid);
+  if (!std::is_sorted(mid, keys.end())) std::sort(mid, keys.end());
+  if (syntax_count > 0 && mid != keys.end() && *mid < *(mid - 1))
+    std::inplace_merge(keys.begin(), mid, keys.end());
+  std::vector<Diagnostic> out;
+  out.reserve(keys.size());
+  for (const Key& k : keys) {
+    if (k.index < syntax_count)
+      out.push_back(syntax[k.index]);
+    else
+      out.push_back(std::move(validation[k.index - syntax_count]));
+  }
   return out;
 }
 

@@ -31,7 +31,39 @@ public:
   // the parser's own fast path). Each has exactly the effect on_line() would have. Returns
   // false, having done nothing, for every other line (then on_line() must run). `number`,
   // `begin`/`end`/`next` as in LineRef; the line has its break.
+  // The commonest of these (plain prose, plain TELT values, NESL heredoc bodies) are handled
+  // inline here; the rest in fast_line_rest(), out of line, so that the per-line call of the
+  // hot loop stays small.
   bool fast_line(std::string_view text, uint32_t number, size_t begin, size_t end, size_t next) {
+    const char* t = text.data() + begin;
+    const size_t size = end - begin;
+    switch (mode_) {
+    case Mode::prose:
+      if (size == 0 || plain_prose_start(t, size)) {
+        nesl_.note_prose_line(begin);
+        return true;
+      }
+      break;
+    case Mode::telt_value:
+      if (!fence_may_close({t, size}) && TeltParser::is_plain_content({t, size})) {
+        telt_block_range_->end = end;
+        telt_value_range_->end = next - 1; // the value runs to the line's end, "\r" included
+        return true;
+      }
+      break;
+    case Mode::nesl_body:
+      if (!fence_may_close({t, size}) && nesl_.on_body_line(begin, end, text, *nesl_block_range_))
+        return true;
+      break;
+    default:
+      break;
+    }
+    return fast_line_rest(text, number, begin, end, next);
+  }
+
+  // fast_line() for the lines its inline part does not take.
+  [[gnu::noinline]] bool fast_line_rest(std::string_view text, uint32_t number, size_t begin,
+                                        size_t end, size_t next) {
     const std::string_view t(text.data() + begin, end - begin);
     switch (mode_) {
     case Mode::prose: {
@@ -167,6 +199,14 @@ private:
 
   // True when the line closes the Markdown fence around the open block (see route()).
   bool fence_may_close(std::string_view t) const { return fence_watch_ && fence_.closes(t); }
+
+  // A prose line whose first byte is visible ASCII that starts nothing (see
+  // is_plain_after_blanks(); `#` only when not followed by `!`). `size` > 0.
+  static bool plain_prose_start(const char* t, size_t size) {
+    const unsigned char c = static_cast<unsigned char>(t[0]);
+    if (c <= ' ' || c >= 0x7f || c == '`' || c == '~' || c == '-') return false;
+    return c != '#' || size < 2 || t[1] != '!';
+  }
 
   static size_t blank_prefix(std::string_view t) {
     size_t i = 0;
@@ -369,7 +409,9 @@ size_t route_lines(std::string_view text, size_t from, uint32_t* line_number, Li
   size_t pos = from;
   uint32_t number = *line_number;
   const char* data = text.data();
-  for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
+  // A local copy, whose state the compiler can keep in registers across the router's calls.
+  NewlineScanner local = scanner;
+  for (size_t nl = local.next(); nl != std::string_view::npos; nl = local.next()) {
     size_t end = nl;
     if (end > pos && data[end - 1] == '\r') --end;
     if (!router.fast_line(text, number, pos, end, nl + 1)) {
@@ -380,6 +422,7 @@ size_t route_lines(std::string_view text, size_t from, uint32_t* line_number, Li
     pos = nl + 1;
     if (after_line(pos)) break;
   }
+  scanner = local;
   *line_number = number;
   return pos;
 }
