@@ -44,9 +44,9 @@ struct SkippedBlock {
 };
 
 struct Plan {
-  std::vector<PlannedAction> actions;
-  std::vector<SkippedBlock> skipped; // blocks that are not valid, in document order
-  std::vector<int> planned_blocks;   // valid blocks with at least one action, in order
+  std::vector<PlannedAction> actions; // in document order, so sorted by block
+  std::vector<SkippedBlock> skipped;  // blocks that are not valid, in document order
+  std::vector<int> planned_blocks;    // valid blocks with at least one action, in order
   size_t total_blocks = 0;
 };
 

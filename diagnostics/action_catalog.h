@@ -49,7 +49,8 @@ public:
   const ActionSpec* find_telt(std::string_view name) const;
 
 private:
-  // Name -> index in actions_: open addressing over FNV-1a hashes. Names are few and short and
+  // Name -> index in actions_: open addressing over a hash of the name's length and its first
+  // and last eight bytes (hash()). Names are few and short and
   // a lookup runs for every command of a document, so this beats a node-based hash map.
   class NameIndex {
   public:

@@ -35,91 +35,29 @@ public:
   // inline here; the rest in fast_line_rest(), out of line, so that the per-line call of the
   // hot loop stays small.
   bool fast_line(std::string_view text, uint32_t number, size_t begin, size_t end, size_t next) {
-    const char* t = text.data() + begin;
-    const size_t size = end - begin;
+    const std::string_view t(text.data() + begin, end - begin);
     switch (mode_) {
     case Mode::prose:
-      if (size == 0 || plain_prose_start(t, size)) {
+      if (is_plain_line(t)) {
         nesl_.note_prose_line(begin);
         return true;
       }
       break;
     case Mode::telt_value:
-      if (!fence_may_close({t, size}) && TeltParser::is_plain_content({t, size})) {
+      if (!fence_may_close(t) && TeltParser::is_plain_content(t)) {
         telt_block_range_->end = end;
         telt_value_range_->end = next - 1; // the value runs to the line's end, "\r" included
         return true;
       }
       break;
     case Mode::nesl_body:
-      if (!fence_may_close({t, size}) && nesl_.on_body_line(begin, end, text, *nesl_block_range_))
+      if (!fence_may_close(t) && nesl_.on_body_line(begin, end, text, *nesl_block_range_))
         return true;
       break;
     default:
       break;
     }
     return fast_line_rest(text, number, begin, end, next);
-  }
-
-  // fast_line() for the lines its inline part does not take.
-  [[gnu::noinline]] bool fast_line_rest(std::string_view text, uint32_t number, size_t begin,
-                                        size_t end, size_t next) {
-    const std::string_view t(text.data() + begin, end - begin);
-    switch (mode_) {
-    case Mode::prose: {
-      const size_t lead = blank_prefix(t);
-      if (lead < t.size()) {
-        const unsigned char c = static_cast<unsigned char>(t[lead]);
-        if (c == '`' || c == '~') {
-          // A fence line no dialect claims (nor, indented, a TELT delimiter).
-          fence_.observe(t);
-        } else if (!is_plain_after_blanks(t, lead)) {
-          return false;
-        }
-      }
-      nesl_.note_prose_line(begin);
-      return true;
-    }
-    case Mode::telt_value:
-      if (fence_may_close(t)) return false;
-      if (!TeltParser::is_plain_content(t))
-        return telt_delimiter(text, {number, begin, end, next, t, true});
-      telt_block_range_->end = end;
-      // The value runs to the end of this line, a "\r" of "\r\n" included.
-      telt_value_range_->end = next - 1;
-      return true;
-    case Mode::telt_command:
-      if (fence_may_close(t)) return false;
-      return telt_delimiter(text, {number, begin, end, next, t, true});
-    case Mode::nesl_body: {
-      if (fence_may_close(t)) return false;
-      if (nesl_.on_body_line(begin, end, text, *nesl_block_range_)) return true;
-      ParseContext ctx{text, &doc_, fence_.open()};
-      if (!nesl_.on_exact_delim({number, begin, end, next, t, true}, ctx)) return false;
-      mode_ = Mode::nesl_block; // back among the block's assignments
-      return true;
-    }
-    case Mode::nesl_block: {
-      if (fence_may_close(t)) return false;
-      ParseContext ctx{text, &doc_, fence_.open()};
-      if (!t.empty() && t[0] == '#') { // perhaps the end marker
-        const LineRef line{number, begin, end, next, t, true};
-        if (!nesl_.on_exact_end(line, ctx)) return false;
-        after_line(line);
-        update_mode();
-        return true;
-      }
-      if (!nesl_.on_plain_assignment({number, begin, end, next, t, true}, ctx)) return false;
-      if (nesl_.in_heredoc_body()) { // the line opened a heredoc
-        mode_ = Mode::nesl_body;
-        nesl_block_range_ = &nesl_.open_block_range(doc_);
-      }
-      return true;
-    }
-    case Mode::general:
-      break;
-    }
-    return false;
   }
 
   // Any line, by the full rules.
@@ -150,6 +88,60 @@ private:
   // What fast_line() may take on: set after every on_line() (fast lines change nothing it
   // depends on).
   enum class Mode : uint8_t { general, prose, telt_value, telt_command, nesl_body, nesl_block };
+
+  // fast_line() for the lines its inline part did not take (so, in telt_value and nesl_body
+  // mode, lines that may close the fence or are not plain content).
+  [[gnu::noinline]] bool fast_line_rest(std::string_view text, uint32_t number, size_t begin,
+                                        size_t end, size_t next) {
+    const std::string_view t(text.data() + begin, end - begin);
+    switch (mode_) {
+    case Mode::prose: {
+      const size_t lead = blank_prefix(t);
+      if (lead < t.size()) {
+        const unsigned char c = static_cast<unsigned char>(t[lead]);
+        if (c == '`' || c == '~') {
+          // A fence line no dialect claims (nor, indented, a TELT delimiter).
+          fence_.observe(t);
+        } else if (!is_plain_after_blanks(t, lead)) {
+          return false;
+        }
+      }
+      nesl_.note_prose_line(begin);
+      return true;
+    }
+    case Mode::telt_value:
+    case Mode::telt_command:
+      if (fence_may_close(t)) return false;
+      return telt_delimiter(text, {number, begin, end, next, t, true});
+    case Mode::nesl_body: {
+      if (fence_may_close(t)) return false;
+      ParseContext ctx{text, &doc_, fence_.open()};
+      if (!nesl_.on_exact_delim({number, begin, end, next, t, true}, ctx)) return false;
+      mode_ = Mode::nesl_block; // back among the block's assignments
+      return true;
+    }
+    case Mode::nesl_block: {
+      if (fence_may_close(t)) return false;
+      ParseContext ctx{text, &doc_, fence_.open()};
+      if (!t.empty() && t[0] == '#') { // perhaps the end marker
+        const LineRef line{number, begin, end, next, t, true};
+        if (!nesl_.on_exact_end(line, ctx)) return false;
+        after_line(line);
+        update_mode();
+        return true;
+      }
+      if (!nesl_.on_plain_assignment({number, begin, end, next, t, true}, ctx)) return false;
+      if (nesl_.in_heredoc_body()) { // the line opened a heredoc
+        mode_ = Mode::nesl_body;
+        nesl_block_range_ = &nesl_.open_block_range(doc_);
+      }
+      return true;
+    }
+    case Mode::general:
+      break;
+    }
+    return false;
+  }
 
   // fast_line() for a possible command line or parameter delimiter of the open TELT block.
   bool telt_delimiter(std::string_view text, const LineRef& line) {
@@ -199,14 +191,6 @@ private:
 
   // True when the line closes the Markdown fence around the open block (see route()).
   bool fence_may_close(std::string_view t) const { return fence_watch_ && fence_.closes(t); }
-
-  // A prose line whose first byte is visible ASCII that starts nothing (see
-  // is_plain_after_blanks(); `#` only when not followed by `!`). `size` > 0.
-  static bool plain_prose_start(const char* t, size_t size) {
-    const unsigned char c = static_cast<unsigned char>(t[0]);
-    if (c <= ' ' || c >= 0x7f || c == '`' || c == '~' || c == '-') return false;
-    return c != '#' || size < 2 || t[1] != '!';
-  }
 
   static size_t blank_prefix(std::string_view t) {
     size_t i = 0;
@@ -403,15 +387,16 @@ private:
 // and then calls `after_line(start of the next line)`, which ends the loop by returning true.
 // Returns the offset of the first byte not routed (the start of an incomplete last line when
 // the loop ran to the end). The one line loop of every parse, so all route lines alike.
+// `*non_ascii` (when not null) is lowered to the first byte >= 0x80 the loop has read.
 template <typename AfterLine>
 size_t route_lines(std::string_view text, size_t from, uint32_t* line_number, LineRouter& router,
-                   NewlineScanner& scanner, AfterLine&& after_line) {
+                   size_t* non_ascii, AfterLine&& after_line) {
   size_t pos = from;
   uint32_t number = *line_number;
   const char* data = text.data();
-  // A local copy, whose state the compiler can keep in registers across the router's calls.
-  NewlineScanner local = scanner;
-  for (size_t nl = local.next(); nl != std::string_view::npos; nl = local.next()) {
+  // A local the compiler can keep in registers across the router's calls.
+  NewlineScanner scanner(text, from);
+  for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
     size_t end = nl;
     if (end > pos && data[end - 1] == '\r') --end;
     if (!router.fast_line(text, number, pos, end, nl + 1)) {
@@ -422,7 +407,7 @@ size_t route_lines(std::string_view text, size_t from, uint32_t* line_number, Li
     pos = nl + 1;
     if (after_line(pos)) break;
   }
-  scanner = local;
+  if (non_ascii) *non_ascii = std::min(*non_ascii, scanner.first_non_ascii());
   *line_number = number;
   return pos;
 }
@@ -431,13 +416,10 @@ size_t route_lines(std::string_view text, size_t from, uint32_t* line_number, Li
 // `*non_ascii` to the first byte >= 0x80 from `from` on.
 size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
                             LineRouter& router, LineIndex& lines, size_t* non_ascii) {
-  NewlineScanner scanner(text, from);
-  const size_t pos = route_lines(text, from, line_number, router, scanner, [&](size_t next) {
+  return route_lines(text, from, line_number, router, non_ascii, [&](size_t next) {
     lines.add_line_start(next);
     return false;
   });
-  *non_ascii = std::min(*non_ascii, scanner.first_non_ascii());
-  return pos;
 }
 
 void route_last_line(std::string_view text, size_t from, uint32_t line_number, LineRouter& router) {
@@ -496,9 +478,8 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
   const std::vector<ResumePoint>& points = router.doc().resume_points;
   size_t points_seen = 0;
   uint32_t number = from.line;
-  NewlineScanner scanner(text, from.offset);
   // Stops after a line that recorded a resume point `stop` accepts.
-  const size_t pos = route_lines(text, from.offset, &number, router, scanner, [&](size_t) {
+  const size_t pos = route_lines(text, from.offset, &number, router, nullptr, [&](size_t) {
     if (points.size() == points_seen) return false;
     points_seen = points.size();
     if (!stop(points.back())) return false;

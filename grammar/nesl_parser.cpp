@@ -56,10 +56,6 @@ size_t advance_utf16(std::string_view text, size_t begin, size_t units) {
   return pos;
 }
 
-bool is_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 // True when `s` (already trimmed at the end) ends with a `"` that no backslash escapes.
 bool ends_with_unescaped_quote(std::string_view s) {
   if (s.empty() || s.back() != '"') return false;
@@ -329,7 +325,7 @@ void NeslParser::handle_header(const LineRef& line, ParseContext& ctx, const Era
                std::string(*err), "A block id is 3 letters or digits (2-8 are accepted).");
     std::string fixed;
     for (char c : id)
-      if (is_alnum(c)) fixed.push_back(c);
+      if (is_ascii_alnum(c)) fixed.push_back(c);
     if (fixed.size() != 3 || seen_ids_.count(fixed) > 0) {
       fixed = fresh_id(line.number);
       ctx.out->diagnostics[static_cast<size_t>(d)].line_dependent = true;
@@ -489,7 +485,7 @@ void NeslParser::report_unclosed_before(const LineRef& line, ParseContext& ctx) 
 bool NeslParser::suspicious_end(const LineRef& line, ParseContext& ctx, std::string_view trimmed) {
   std::string_view rest = trimmed.substr(era_->end_prefix.size());
   size_t n = 0;
-  while (n < rest.size() && is_alnum(rest[n]))
+  while (n < rest.size() && is_ascii_alnum(rest[n]))
     ++n;
   if (n < 2 || n > 8) return false;
   std::string_view tail = rest.substr(n);
@@ -561,8 +557,8 @@ bool NeslParser::on_exact_end(const LineRef& line, ParseContext& ctx) {
   return true;
 }
 
+// (The router has tried the line as a plain assignment already: on_plain_assignment().)
 void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
-  if (!quote_.active && !skip_.active && plain_assignment_line(line, ctx)) return;
   const std::string_view trimmed = nesl::js_trim(line.text);
   if (trimmed.empty()) return;
 

@@ -20,22 +20,6 @@ constexpr std::array<EraSyntax, 3> kEras = {{
     {Era::sham, "#!SHAM ", "#!END_SHAM_", "EOT_SHAM_", "SHAM"},
 }};
 
-// ASCII letters and digits, by table (these run on every header and end marker).
-constexpr auto kAlnum = [] {
-  std::array<bool, 256> t{};
-  for (int c = 'a'; c <= 'z'; ++c)
-    t[c] = true;
-  for (int c = 'A'; c <= 'Z'; ++c)
-    t[c] = true;
-  for (int c = '0'; c <= '9'; ++c)
-    t[c] = true;
-  return t;
-}();
-
-bool is_ascii_alnum(char c) {
-  return kAlnum[static_cast<unsigned char>(c)];
-}
-
 bool is_hex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
@@ -64,7 +48,7 @@ size_t leading_space_bytes(std::string_view s) {
   while (i < s.size()) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
-      if (c != ' ' && (c < 0x09 || c > 0x0D)) break;
+      if (!is_ascii_js_space(static_cast<char>(c))) break;
       ++i;
       continue;
     }
@@ -445,18 +429,9 @@ namespace {
 bool is_key_start(unsigned char c) {
   return c == '_' || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
 }
-// [A-Za-z0-9_], by table (this runs on every byte of every key).
-constexpr auto kKeyChar = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0; c < 256; ++c)
-    t[c] = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  return t;
-}();
-bool is_key_char(unsigned char c) {
-  return kKeyChar[c];
-}
-bool is_ascii_js_space(unsigned char c) {
-  return c == ' ' || (c >= 0x09 && c <= 0x0D);
+// [A-Za-z0-9_] (this runs on every byte of every key).
+bool is_key_char(char c) {
+  return c == '_' || is_ascii_alnum(c);
 }
 
 // The first byte at or after `j` (before `n`) that a plain quoted body cannot hold as is — a
@@ -504,7 +479,7 @@ bool match_plain_assignment(std::string_view line, PlainAssignment* out) {
   const char* s = line.data();
   if (n == 0 || !is_key_start(static_cast<unsigned char>(s[0]))) return false;
   size_t i = 1;
-  while (i < n && is_key_char(static_cast<unsigned char>(s[i])))
+  while (i < n && is_key_char(s[i]))
     ++i;
   const size_t key_end = i;
   if (key_end > 256) return false;
@@ -514,7 +489,7 @@ bool match_plain_assignment(std::string_view line, PlainAssignment* out) {
   const size_t eq = i++;
   if (i < n && s[i] == '>') return false;
   const size_t after_eq = i;
-  while (i < n && is_ascii_js_space(static_cast<unsigned char>(s[i])))
+  while (i < n && is_ascii_js_space(s[i]))
     ++i;
   if (i >= n) return false;
   const size_t value_begin = i;
@@ -548,7 +523,7 @@ bool match_plain_assignment(std::string_view line, PlainAssignment* out) {
     return false;
   }
   for (size_t k = close + 1; k < n; ++k)
-    if (!is_ascii_js_space(static_cast<unsigned char>(s[k]))) return false;
+    if (!is_ascii_js_space(s[k])) return false;
   out->heredoc = heredoc;
   out->eq = eq;
   out->key_end = key_end;

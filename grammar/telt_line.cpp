@@ -9,9 +9,6 @@
 namespace blockls::telt {
 namespace {
 
-bool is_ascii_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
 bool is_ascii_letter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
@@ -196,7 +193,8 @@ std::optional<DelimiterLine> match_exact_delimiter(std::string_view line, std::s
 }
 
 std::optional<DelimiterLine> parse_near_miss(std::string_view line, std::string_view hash) {
-  if (hash.empty()) return std::nullopt;
+  // A near miss carries the hash: a line without it is none (a cheap first test).
+  if (hash.empty() || line.find(hash) == std::string_view::npos) return std::nullopt;
   DelimiterLine d;
   d.indent = skip_spaces(line, 0);
   if (d.indent >= line.size() || line[d.indent] != '-') return std::nullopt;

@@ -66,7 +66,7 @@ std::optional<DelimiterLine> match_exact_delimiter(std::string_view line, std::s
 // A near miss of a delimiter that carries `hash`: one or more dashes, optional blanks, a
 // name in any case, `:` and/or blanks, the hash, optional blanks and dashes (`-- X abc--`,
 // `--x abc--`, `--X abc-`, `---X abc---`, `--X: abc--`). Needs two leading dashes or at
-// least one trailing dash. nullopt when `hash` is empty.
+// least one trailing dash. nullopt when `hash` is empty or not in the line.
 std::optional<DelimiterLine> parse_near_miss(std::string_view line, std::string_view hash);
 
 std::string canonical_start(std::string_view hash);

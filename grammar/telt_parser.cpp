@@ -199,10 +199,8 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
   block(ctx).range.end = line.end;
   // Besides START, only COMMAND lines (`=` first) and delimiters or their near misses (`-`
   // after blanks) are syntax: anything else is content.
-  size_t indent = 0;
-  while (indent < t.size() && (t[indent] == ' ' || t[indent] == '\t'))
-    ++indent;
-  if ((t.empty() || t[0] != '=') && (indent >= t.size() || t[indent] != '-')) {
+  // (A `#!` line here is no START: content too.)
+  if (is_plain_content(t) || t.starts_with("#!")) {
     on_content(line, ctx);
     return;
   }
@@ -239,8 +237,7 @@ bool TeltParser::on_command_line(const LineRef& line, ParseContext& ctx) {
 bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
   enum class Kind { own, mismatch, indented, malformed };
   Kind kind = Kind::own;
-  auto d = telt::match_exact_delimiter(line.text, hash_);
-  if (!d) d = telt::parse_delimiter(line.text);
+  auto d = telt::parse_delimiter(line.text);
   std::string_view hash;
   if (d) hash = line.text.substr(d->hash_begin, d->hash_end - d->hash_begin);
   if (d && !hash_.empty() && same_bytes(hash, hash_)) {
@@ -255,8 +252,7 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     } else {
       kind = Kind::mismatch;
     }
-  } else if (!hash_.empty() && line.text.find(hash_) != std::string_view::npos &&
-             (d = telt::parse_near_miss(line.text, hash_))) { // a near miss carries the hash
+  } else if ((d = telt::parse_near_miss(line.text, hash_))) {
     kind = Kind::malformed;
   } else {
     return false;

@@ -173,36 +173,6 @@ const apply::BlockSimulation* Analysis::block_simulation(int b) const {
   return nullptr;
 }
 
-apply::Simulation simulate_plan_by_block(const apply::SimulationInput& input, apply::Plan& plan,
-                                         const apply::FileSource& source) {
-  // The actions of each planned block (simulate_block runs, in plan order, the actions of
-  // `input.plan` whose block matches).
-  std::map<int, std::vector<size_t>> by_block;
-  for (size_t i = 0; i < plan.actions.size(); ++i)
-    by_block[plan.actions[i].block].push_back(i);
-  apply::Simulation sim;
-  apply::Overlay state(source);
-  apply::Plan scratch;
-  apply::SimulationInput scratch_input = input;
-  scratch_input.plan = &scratch;
-  for (int block : plan.planned_blocks) {
-    const std::vector<size_t>& indices = by_block[block];
-    scratch.actions.clear();
-    for (size_t i : indices)
-      scratch.actions.push_back(std::move(plan.actions[i]));
-    apply::BlockSimulation result =
-        apply::simulate_block(scratch_input, block, state, &sim.diagnostics, &state);
-    for (size_t k = 0; k < indices.size(); ++k)
-      plan.actions[indices[k]] = std::move(scratch.actions[k]);
-    for (apply::ActionOutcome& o : result.actions) {
-      const size_t k = static_cast<size_t>(o.action - scratch.actions.data());
-      o.action = &plan.actions[indices[k]];
-    }
-    sim.blocks.push_back(std::move(result));
-  }
-  return sim;
-}
-
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
                                         std::shared_ptr<const AnalysisContext> context,
@@ -238,7 +208,7 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
       if (!plan.actions.empty()) {
         apply::SimulationInput input{source, &a->checked, &plan, &*a->context->apply_config};
         apply::DiskSource disk;
-        a->simulation = simulate_plan_by_block(input, plan, files ? *files : disk);
+        a->simulation = apply::simulate_plan(input, files ? *files : disk);
         if (!a->simulation->diagnostics.empty()) {
           a->diagnostics.insert(a->diagnostics.end(), a->simulation->diagnostics.begin(),
                                 a->simulation->diagnostics.end());

@@ -124,11 +124,4 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
                                         std::shared_ptr<const apply::FileSource> files = nullptr,
                                         std::shared_ptr<const Analysis> base = nullptr);
 
-// apply::simulate_plan, with the same result, without its scan of every action of the plan per
-// planned block (quadratic in the number of blocks): each block is simulated over a plan holding
-// only its own actions, and the outcomes point back into `input.plan`. `plan` is the plan
-// `input` refers to; its actions are moved out and back during the call.
-apply::Simulation simulate_plan_by_block(const apply::SimulationInput& input, apply::Plan& plan,
-                                         const apply::FileSource& source);
-
 } // namespace blockls::lsp

@@ -295,15 +295,23 @@ json document_symbols(const FeatureContext& ctx) {
   const std::string_view text = *ctx.analysis.text;
   const auto& blocks = ctx.analysis.checked.parsed.blocks;
   const PositionMapper mapper = ctx.mapper();
+  // The planned actions are in (block, command) order: one cursor walks them beside the loops.
+  const std::vector<apply::PlannedAction>& actions = ctx.analysis.plan().actions;
+  size_t next = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     const Block& block = blocks[b];
-    const size_t errors = ctx.analysis.block_errors(static_cast<int>(b));
+    const int bi = static_cast<int>(b);
+    const size_t errors = ctx.analysis.block_errors(bi);
     json children = json::array();
     for (size_t c = 0; c < block.commands.size(); ++c) {
       const Command& command = block.commands[c];
       std::string name = command.name.empty() ? "(no action)" : command.name;
-      for (const apply::PlannedAction& a : ctx.analysis.plan().actions)
-        if (a.block == static_cast<int>(b) && a.command == static_cast<int>(c)) name = a.action;
+      const int ci = static_cast<int>(c);
+      while (next < actions.size() && (actions[next].block < bi ||
+                                       (actions[next].block == bi && actions[next].command < ci)))
+        ++next;
+      if (next < actions.size() && actions[next].block == bi && actions[next].command == ci)
+        name = actions[next].action;
       const std::string path = path_of(text, command);
       if (!path.empty()) name += " " + path;
       const size_t begin = ctx.analysis.lines().line_start(
