@@ -43,7 +43,8 @@ bool by_position(const Diagnostic& a, const Diagnostic& b) {
 
 std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& parsed,
                                 const ActionCatalog& catalog, size_t first_syntax,
-                                size_t end_syntax, size_t first_block, size_t end_block) {
+                                size_t end_syntax, size_t first_block, size_t end_block,
+                                std::vector<Diagnostic>* movable_syntax) {
   std::vector<Diagnostic> validation;
   validate_blocks(text, parsed, catalog, first_block, end_block, &validation);
   const Diagnostic* syntax = parsed.diagnostics.data() + first_syntax;
@@ -77,10 +78,12 @@ std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& par
   std::vector<Diagnostic> out;
   out.reserve(keys.size());
   for (const Key& k : keys) {
-    if (k.index < syntax_count)
-      out.push_back(syntax[k.index]);
-    else
+    if (k.index >= syntax_count)
       out.push_back(std::move(validation[k.index - syntax_count]));
+    else if (movable_syntax)
+      out.push_back(std::move((*movable_syntax)[first_syntax + k.index]));
+    else
+      out.push_back(syntax[k.index]);
   }
   return out;
 }
@@ -144,12 +147,16 @@ CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
                              const CheckOptions& options) {
   const ActionCatalog& catalog = options.catalog ? *options.catalog : ActionCatalog::builtin();
   CheckedDocument out;
-  out.diagnostics = check_steps::ordered(text, parsed, catalog, 0, parsed.diagnostics.size(), 0,
-                                         parsed.blocks.size());
+  const bool keep = options.keep_parser_diagnostics;
+  out.diagnostics =
+      check_steps::ordered(text, parsed, catalog, 0, parsed.diagnostics.size(), 0,
+                           parsed.blocks.size(), keep ? nullptr : &parsed.diagnostics);
+  if (!keep) parsed.diagnostics.clear(); // moved out
   if (auto d = check_steps::invalid_utf8(text, parsed.lines))
     check_steps::insert_document_level(out.diagnostics, std::move(*d));
   check_steps::judge(parsed, out.diagnostics, out.verdicts, 0, parsed.blocks.size());
   out.parsed = std::move(parsed);
+  out.parser_diagnostics_kept = keep;
   return out;
 }
 

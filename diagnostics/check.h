@@ -17,6 +17,10 @@ namespace blockls {
 struct CheckOptions {
   ParseOptions parse;
   const ActionCatalog* catalog = nullptr; // nullptr: the built-in catalog
+  // Keep the parser's own list of syntax diagnostics (parsed.diagnostics, in the order found)
+  // beside the ordered list. Only an incremental re-check of the result (diagnostics/recheck.h)
+  // reads it, so by default the syntax diagnostics are moved into the ordered list, not copied.
+  bool keep_parser_diagnostics = false;
 };
 
 // One flag per command of a block: the first 64 inline, so a verdict allocates nothing for
@@ -80,9 +84,12 @@ struct BlockVerdict {
 };
 
 struct CheckedDocument {
-  ParsedDocument parsed;               // blocks and line index (parsed.diagnostics: syntax only)
+  // Blocks and line index. parsed.diagnostics (the syntax diagnostics in the order found) is
+  // filled only when parser_diagnostics_kept (CheckOptions::keep_parser_diagnostics).
+  ParsedDocument parsed;
   std::vector<Diagnostic> diagnostics; // syntax + validation, ordered by line then column
   std::vector<BlockVerdict> verdicts;  // one per parsed.blocks entry
+  bool parser_diagnostics_kept = false;
   size_t error_count() const;
 };
 

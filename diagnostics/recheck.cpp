@@ -35,6 +35,8 @@ bool belongs(const Diagnostic& d, size_t first, size_t end, uint32_t first_line,
 
 Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
                          std::string_view new_text, const CheckOptions& options) {
+  // The re-parse reuses the old parser's diagnostics: without them, check it all.
+  if (!old.parser_diagnostics_kept) return full_check(new_text, options);
   std::optional<Reparse> reparsed = reparse(old_text, old.parsed, new_text, options.parse);
   if (!reparsed) return full_check(new_text, options);
   const ReparseWindow& w = reparsed->window;
@@ -102,6 +104,8 @@ Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
   out.verdicts.insert(out.verdicts.end(), old.verdicts.begin() + w.old_block_end,
                       old.verdicts.end());
   out.parsed = std::move(reparsed->doc);
+  out.parser_diagnostics_kept = options.keep_parser_diagnostics;
+  if (!out.parser_diagnostics_kept) out.parsed.diagnostics.clear();
   return r;
 }
 

@@ -19,7 +19,9 @@ struct Recheck {
 };
 
 // `old` is the check of `old_text` with the same `options` (its diagnostics may carry verified
-// fixes: the reused ones keep them).
+// fixes: the reused ones keep them). Only an `old` checked with keep_parser_diagnostics can be
+// re-checked incrementally (and only a result asked for with it can be the next `old`); any
+// other is checked again in full.
 Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
                          std::string_view new_text, const CheckOptions& options = {});
 

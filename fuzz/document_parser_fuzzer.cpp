@@ -199,7 +199,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
   // (1) the engine as the CLI and the server call it.
-  const CheckedDocument checked = check_with_verified_fixes(text);
+  // The parser's own list is kept: the server's checks, which step (4) re-checks.
+  CheckOptions keep;
+  keep.keep_parser_diagnostics = true;
+  const CheckedDocument checked = check_with_verified_fixes(text, keep);
   check_invariants(text, checked.parsed, checked.diagnostics);
   FUZZ_CHECK(checked.verdicts.size() == checked.parsed.blocks.size(), "one verdict per block", 0);
 
@@ -220,14 +223,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // (3) the preferred fixes applied at once, then the result checked again.
   std::string fixed;
   apply_preferred_fixes(text, checked.diagnostics, &fixed);
-  const CheckedDocument rechecked = check_document(fixed);
+  const CheckedDocument rechecked = check_document(fixed, keep);
   check_invariants(fixed, rechecked.parsed, rechecked.diagnostics);
+  // The default check moves the parser's list into the ordered one: the same diagnostics.
+  const CheckedDocument unkept = check_document(fixed);
+  FUZZ_CHECK(unkept.parsed.diagnostics.empty() && !unkept.parser_diagnostics_kept,
+             "the parser's list was kept unasked", 0);
+  FUZZ_CHECK(unkept.diagnostics.size() == rechecked.diagnostics.size(),
+             "unkept diagnostic count differs", 0);
+  for (size_t i = 0; i < unkept.diagnostics.size(); ++i) {
+    const Diagnostic& x = unkept.diagnostics[i];
+    const Diagnostic& y = rechecked.diagnostics[i];
+    FUZZ_CHECK(x.code == y.code && x.severity == y.severity && x.block == y.block &&
+                   x.line == y.line && x.range == y.range && x.message == y.message &&
+                   x.fix_hint == y.fix_hint && x.fixes == y.fixes,
+               "unkept diagnostic differs", i);
+  }
 
   // (4) incremental re-checks == full checks: after the fixes, then after moving a span of the
   // fixed text elsewhere (positions from the data's hash).
   CheckedDocument fixed_full = rechecked; // check_with_verified_fixes(fixed), one parse fewer
   verify_fixes(fixed, fixed_full);
-  const CheckedDocument fixed_incremental = recheck_with_verified_fixes(text, checked, fixed);
+  const CheckedDocument fixed_incremental = recheck_with_verified_fixes(text, checked, fixed, keep);
   compare_checked(fixed, fixed_incremental, fixed_full);
   if (!fixed.empty()) {
     const size_t h = std::hash<std::string_view>{}(text);
@@ -237,8 +254,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string span = moved.substr(from, length);
     moved.erase(from, length);
     moved.insert((h >> 40) % (moved.size() + 1), span);
-    compare_checked(moved, recheck_with_verified_fixes(fixed, fixed_full, moved),
-                    check_with_verified_fixes(moved));
+    compare_checked(moved, recheck_with_verified_fixes(fixed, fixed_full, moved, keep),
+                    check_with_verified_fixes(moved, keep));
   }
   return 0;
 }

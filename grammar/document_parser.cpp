@@ -23,7 +23,9 @@ namespace {
 // The line-routing core shared by the streaming and the one-shot entry points.
 class LineRouter {
 public:
-  explicit LineRouter(ParseOptions options) : options_(options) {}
+  explicit LineRouter(ParseOptions options) : options_(options) {
+    doc_.arena = std::make_unique<std::pmr::monotonic_buffer_resource>();
+  }
 
   // The common lines, handled without the general routing: prose no dialect can claim, TELT
   // value lines and NESL heredoc body lines that cannot be syntax (no LineRef, no parser

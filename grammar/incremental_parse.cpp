@@ -213,6 +213,8 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
 
   doc.blocks.reserve(old.blocks.size() + static_cast<size_t>(std::max<int64_t>(block_delta, 0)));
   doc.blocks.insert(doc.blocks.end(), old.blocks.begin(), old.blocks.begin() + w.first_block);
+  // The window's blocks move here with the arena that holds their commands.
+  doc.arena = std::move(window.arena);
   std::move(window.blocks.begin(), window.blocks.end(), std::back_inserter(doc.blocks));
   for (size_t b = w.old_block_end; b < old.blocks.size(); ++b) {
     doc.blocks.push_back(old.blocks[b]);

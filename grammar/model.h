@@ -5,13 +5,20 @@
 
 #include "grammar/line_index.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace blockls {
+
+// The allocator of commands and parameters: the arena of the document being parsed (see
+// ParsedDocument::arena), or the default heap for elements built or copied outside a parse.
+using ModelAllocator = std::pmr::polymorphic_allocator<std::byte>;
 
 // `none` marks document-level diagnostics (e.g. invalid UTF-8) that belong to no dialect.
 enum class Dialect : uint8_t { telt, nesl, none };
@@ -77,7 +84,22 @@ struct Command {
   std::string name;     // TELT: NAME of `=== NAME ===`; NESL: the `action` value ("" when absent)
   ByteRange name_range; // TELT: NAME; NESL: the action's value token (empty when absent)
   uint32_t line = 0;    // 0-based: TELT command line; NESL: the block's start line
-  std::vector<Parameter> params; // source order; TELT repeats stay separate, NESL keys are unique
+  // Source order; TELT repeats stay separate, NESL keys are unique.
+  std::pmr::vector<Parameter> params;
+
+  // Allocator-aware, so that a block's command list builds its commands in its own arena.
+  using allocator_type = ModelAllocator;
+  Command() = default;
+  explicit Command(const allocator_type& alloc) : params(alloc) {}
+  Command(const Command& o, const allocator_type& alloc)
+      : name(o.name), name_range(o.name_range), line(o.line), params(o.params, alloc) {}
+  Command(Command&& o, const allocator_type& alloc)
+      : name(std::move(o.name)), name_range(o.name_range), line(o.line),
+        params(std::move(o.params), alloc) {}
+  Command(const Command&) = default;
+  Command(Command&&) noexcept = default;
+  Command& operator=(const Command&) = default;
+  Command& operator=(Command&&) = default;
 };
 
 struct Block {
@@ -88,9 +110,15 @@ struct Block {
   uint32_t start_line = 0;          // 0-based
   std::optional<uint32_t> end_line; // 0-based; nullopt while/when unclosed
   ByteRange range;                  // from the start line to the end of the last line it owns
-  std::vector<Command> commands;
+  std::pmr::vector<Command> commands;
   // Markdown fence around the start line, if any (used to place "insert end marker" fixes).
   std::optional<uint32_t> fence_close_line; // first line after the start that closes that fence
+
+  Block() = default;
+  // A block whose commands (and their parameters) live in `alloc` (a parse's arena). Copies
+  // of a block use the default heap; a move keeps the source's arena, so blocks move only
+  // within their document (or with its arena, see ParsedDocument).
+  explicit Block(const ModelAllocator& alloc) : commands(alloc) {}
 };
 
 struct Diagnostic {
@@ -130,10 +158,44 @@ struct ResumePoint {
 };
 
 struct ParsedDocument {
+  // The arena of the blocks' commands and parameters: a parse allocates them there (a few
+  // large allocations instead of several small ones per block) and frees them all at once.
+  // Null for documents built by hand (their elements use the default heap). Declared first:
+  // destroyed after the blocks that use it.
+  std::unique_ptr<std::pmr::monotonic_buffer_resource> arena;
   LineIndex lines;
   std::vector<Block> blocks;
   std::vector<Diagnostic> diagnostics;    // in the order the parser found them
   std::vector<ResumePoint> resume_points; // in text order (the start of the text is implicit)
+
+  ParsedDocument() = default;
+  ParsedDocument(ParsedDocument&&) noexcept = default;
+  // A copy's elements use the default heap (the arena stays with the original).
+  ParsedDocument(const ParsedDocument& o)
+      : lines(o.lines), blocks(o.blocks), diagnostics(o.diagnostics),
+        resume_points(o.resume_points) {}
+  // By swap: the old blocks are destroyed before the arena they use.
+  ParsedDocument& operator=(ParsedDocument&& o) noexcept {
+    ParsedDocument moved(std::move(o));
+    swap(moved);
+    return *this;
+  }
+  ParsedDocument& operator=(const ParsedDocument& o) {
+    ParsedDocument copy(o);
+    swap(copy);
+    return *this;
+  }
+  void swap(ParsedDocument& o) noexcept {
+    std::swap(arena, o.arena);
+    std::swap(lines, o.lines);
+    std::swap(blocks, o.blocks);
+    std::swap(diagnostics, o.diagnostics);
+    std::swap(resume_points, o.resume_points);
+  }
+  // The allocator of new blocks' commands: the arena, or the default heap.
+  ModelAllocator allocator() const {
+    return arena ? ModelAllocator(arena.get()) : ModelAllocator();
+  }
 };
 
 } // namespace blockls

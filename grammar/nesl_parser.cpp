@@ -386,7 +386,7 @@ void NeslParser::seeking_line(const LineRef& line, ParseContext& ctx) {
 void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyntax& era,
                             const nesl::HeaderMatch& m) {
   // Built in place (no temporary Block or Command to move and destroy).
-  Block& blk = ctx.out->blocks.emplace_back();
+  Block& blk = ctx.out->blocks.emplace_back(ctx.out->allocator());
   blk.dialect = Dialect::nesl;
   blk.era = era.era;
   const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
@@ -1000,7 +1000,7 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
 
 int NeslParser::find_param(std::string_view key) const {
   if (!params_doc_ || params_block_ < 0) return -1;
-  const std::vector<Parameter>& params =
+  const std::pmr::vector<Parameter>& params =
       params_doc_->blocks[static_cast<size_t>(params_block_)].commands.front().params;
   for (size_t i = 0; i < params.size(); ++i)
     if (same_bytes(params[i].name, key)) return static_cast<int>(i);

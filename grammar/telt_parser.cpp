@@ -112,7 +112,7 @@ bool TeltParser::try_start(const LineRef& line, ParseContext& ctx) {
 
 void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx) {
   // Built in place (no temporary Block to move and destroy).
-  Block& b = ctx.out->blocks.emplace_back();
+  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator());
   b.dialect = Dialect::telt;
   b.era = Era::telt;
   b.id.append(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
@@ -214,7 +214,7 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
 
 void TeltParser::open_command(const LineRef& line, const telt::CommandLine& command,
                               ParseContext& ctx) {
-  std::vector<Command>& commands = block(ctx).commands;
+  std::pmr::vector<Command>& commands = block(ctx).commands;
   if (commands.empty()) commands.reserve(3); // blocks have one to three commands: one allocation
   Command& c = commands.emplace_back();
   c.name.append(line.text.substr(command.name_begin, command.name_end - command.name_begin));
@@ -356,7 +356,7 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
 void TeltParser::open_parameter(const LineRef& line, const telt::DelimiterLine& d,
                                 std::string_view name, ParseContext& ctx) {
   // Built in place; room for a few parameters at once (commands have two or three).
-  std::vector<Parameter>& params = block(ctx).commands.back().params;
+  std::pmr::vector<Parameter>& params = block(ctx).commands.back().params;
   if (params.empty()) params.reserve(4);
   Parameter& p = params.emplace_back();
   p.name.append(name); // into the new, empty string: cheaper than assign()

@@ -193,6 +193,7 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
     options.parse.telt = a->context->settings.telt;
     options.parse.nesl = a->context->settings.nesl;
     options.catalog = a->context->catalog.get();
+    options.keep_parser_diagnostics = true; // the next edit re-checks this one incrementally
     if (base && base->context == a->context && !base->too_large && base->text)
       a->checked =
           recheck_with_verified_fixes(*base->text, base->checked, source, options, &a->incremental);

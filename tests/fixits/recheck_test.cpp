@@ -23,6 +23,13 @@ namespace test = blockls::test;
 
 namespace {
 
+// What the language server asks for: checks that the next edit can re-check incrementally.
+CheckOptions keeping() {
+  CheckOptions options;
+  options.keep_parser_diagnostics = true;
+  return options;
+}
+
 nlohmann::json dump_checked(std::string_view text, const CheckedDocument& c) {
   nlohmann::json out = test::dump(text, c.parsed);
   nlohmann::json diags = nlohmann::json::array();
@@ -102,12 +109,13 @@ struct Tally {
 void check_chain(const std::string& name, std::string text, const std::string& donor, uint64_t seed,
                  size_t edits, Tally* tally) {
   Rng rng(seed);
-  CheckedDocument current = check_with_verified_fixes(text);
+  CheckedDocument current = check_with_verified_fixes(text, keeping());
   for (size_t i = 0; i < edits; ++i) {
     const std::string next = random_edit(text, donor, rng);
     bool incremental = false;
-    CheckedDocument rechecked = recheck_with_verified_fixes(text, current, next, {}, &incremental);
-    const CheckedDocument full = check_with_verified_fixes(next);
+    CheckedDocument rechecked =
+        recheck_with_verified_fixes(text, current, next, keeping(), &incremental);
+    const CheckedDocument full = check_with_verified_fixes(next, keeping());
     const TextChange change = find_change(text, next);
     INFO(name << " edit " << i << ": bytes [" << change.begin << ", " << change.old_end << ") -> ["
               << change.begin << ", " << change.new_end << ") '"
@@ -185,16 +193,50 @@ TEST_CASE("a keystroke in a large transcript re-parses one block, not the docume
   bench::TranscriptOptions options;
   options.target_bytes = 256 * 1024;
   const std::string text = bench::generate_transcript(options);
-  const CheckedDocument old = check_document(text);
+  const CheckedDocument old = check_document(text, keeping());
   const size_t middle = text.find("\n--CONTENT ", text.size() / 2);
   REQUIRE(middle != std::string::npos);
   std::string next = text;
   next.insert(text.find('\n', middle + 1) + 1, "x"); // first byte of the value
-  const Recheck r = recheck_document(text, old, next);
+  const Recheck r = recheck_document(text, old, next, keeping());
   REQUIRE(r.incremental);
   const std::optional<Reparse> reparsed = reparse(text, old.parsed, next, {});
   REQUIRE(reparsed);
   CHECK(reparsed->window.new_offset_end - reparsed->window.first_offset < 4096);
   CHECK(reparsed->window.new_block_end - reparsed->window.first_block <= 3);
-  CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next)));
+  CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next, keeping())));
+}
+
+TEST_CASE("without the parser's own list a check is re-checked in full, with the same result",
+          "[recheck]") {
+  bench::TranscriptOptions options;
+  options.target_bytes = 64 * 1024;
+  const std::string text = bench::generate_transcript(options);
+  const std::string next = text.substr(0, text.size() / 2) + "x" + text.substr(text.size() / 2);
+
+  // By default the syntax diagnostics are moved into the ordered list, not kept twice.
+  const CheckedDocument plain = check_document(text);
+  const CheckedDocument kept = check_document(text, keeping());
+  CHECK_FALSE(plain.parser_diagnostics_kept);
+  CHECK(plain.parsed.diagnostics.empty());
+  REQUIRE(kept.parser_diagnostics_kept);
+  REQUIRE_FALSE(kept.parsed.diagnostics.empty());
+  nlohmann::json ordered_plain = nlohmann::json::array(), ordered_kept = nlohmann::json::array();
+  for (const Diagnostic& d : plain.diagnostics)
+    ordered_plain.push_back(test::dump_diagnostic(d));
+  for (const Diagnostic& d : kept.diagnostics)
+    ordered_kept.push_back(test::dump_diagnostic(d));
+  CHECK(ordered_plain == ordered_kept);
+
+  const Recheck from_plain = recheck_document(text, plain, next, keeping());
+  CHECK_FALSE(from_plain.incremental);
+  const Recheck from_kept = recheck_document(text, kept, next, keeping());
+  CHECK(from_kept.incremental);
+  CHECK(dump_checked(next, from_plain.checked) == dump_checked(next, from_kept.checked));
+  // A result asked for without the list does not keep it, incremental or not.
+  const Recheck dropped = recheck_document(text, kept, next);
+  CHECK(dropped.incremental);
+  CHECK_FALSE(dropped.checked.parser_diagnostics_kept);
+  CHECK(dropped.checked.parsed.diagnostics.empty());
+  CHECK(dropped.checked.diagnostics.size() == from_kept.checked.diagnostics.size());
 }
