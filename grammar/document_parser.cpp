@@ -24,7 +24,7 @@ namespace {
 class LineRouter {
 public:
   explicit LineRouter(ParseOptions options) : options_(options) {
-    doc_.arena = std::make_unique<std::pmr::monotonic_buffer_resource>();
+    doc_.arena = std::make_unique<Arena>();
   }
 
   // The common lines, handled without the general routing: prose no dialect can claim, TELT

@@ -3,6 +3,7 @@
 // The model never owns the source: ranges index the caller's buffer.
 #pragma once
 
+#include "grammar/arena.h"
 #include "grammar/line_index.h"
 
 #include <cstddef>
@@ -162,7 +163,7 @@ struct ParsedDocument {
   // large allocations instead of several small ones per block) and frees them all at once.
   // Null for documents built by hand (their elements use the default heap). Declared first:
   // destroyed after the blocks that use it.
-  std::unique_ptr<std::pmr::monotonic_buffer_resource> arena;
+  std::unique_ptr<Arena> arena;
   LineIndex lines;
   std::vector<Block> blocks;
   std::vector<Diagnostic> diagnostics;    // in the order the parser found them
