@@ -264,11 +264,30 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
   }
 }
 
+// Whether type_error() finds nothing, without building its message.
+bool type_ok(const ParamSpec& spec, std::string_view value) {
+  switch (spec.type) {
+  case ParamType::integer:
+    if (!is_js_int_roundtrip(value)) return false;
+    break;
+  case ParamType::boolean:
+    if (value != "true" && value != "false") return false;
+    break;
+  case ParamType::enumeration:
+    if (std::find(spec.values.begin(), spec.values.end(), value) == spec.values.end()) return false;
+    break;
+  case ParamType::string:
+    break;
+  }
+  return !spec.absolute_path || is_absolute_path(value);
+}
+
 // True when collect_issues() would find nothing for the command: its action is in the
-// catalog, every parameter is one of the action's (TELT: each at most once), every required
-// parameter is there and no parameter needs a type check. False when it cannot tell cheaply
-// (then the full rules decide). Most commands are valid: this spares them the views.
-bool surely_valid(const Block& block, const Command& command, const ActionCatalog& catalog) {
+// catalog, every parameter is one of the action's (TELT: each at most once) with a value of
+// its type, and every required parameter is there. False when it cannot tell cheaply (then
+// the full rules decide). Most commands are valid: this spares them the views.
+bool surely_valid(std::string_view text, const Block& block, const Command& command,
+                  const ActionCatalog& catalog) {
   const bool telt = block.dialect == Dialect::telt;
   bool has_action = telt;
   for (const Parameter& p : command.params)
@@ -281,7 +300,10 @@ bool surely_valid(const Block& block, const Command& command, const ActionCatalo
     if (!telt && is_action_key(p.name)) continue;
     const ParamSpec* ps = find_param(*spec, block.dialect, p.name);
     if (!ps) return false;
-    if (needs_type_check(*ps)) return false;
+    if (needs_type_check(*ps)) {
+      const std::string_view value = p.value(text);
+      if (!type_ok(*ps, telt ? trim(value) : value)) return false;
+    }
     const uint64_t bit = uint64_t{1} << (ps - spec->params.data());
     if (telt && (seen & bit) != 0) return false;
     seen |= bit;
@@ -295,7 +317,7 @@ void validate_command(std::string_view text, const ParsedDocument& doc, int bloc
                       const Command& command, const ActionCatalog& catalog, bool report_missing,
                       std::vector<Diagnostic>* out) {
   const Block& block = doc.blocks[block_index];
-  if (report_missing && surely_valid(block, command, catalog)) return;
+  if (report_missing && surely_valid(text, block, command, catalog)) return;
   CommandView view{block.dialect, command.name, true, {}};
   Located loc{&block, block_index, &command, {}};
   view.params.reserve(command.params.size());
@@ -321,6 +343,7 @@ void validate_command(std::string_view text, const ParsedDocument& doc, int bloc
 } // namespace
 
 std::string type_error(const ParamSpec& spec, std::string_view value) {
+  if (type_ok(spec, value)) return {};
   switch (spec.type) {
   case ParamType::integer:
     if (!is_js_int_roundtrip(value)) return fmt::format("Invalid integer value: {}", value);
