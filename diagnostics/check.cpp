@@ -113,11 +113,13 @@ size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagno
 void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
            std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block) {
   if (verdicts.size() < end_block) verdicts.resize(end_block);
-  for (size_t b = first_block; b < end_block; ++b)
-    verdicts[b] = {false, {}, 0, 0};
-  for (size_t b = first_block; b < end_block; ++b)
-    verdicts[b].command_valid.assign(parsed.blocks[b].commands.size(), true);
-  std::vector<bool> block_fatal(end_block - first_block, false);
+  for (size_t b = first_block; b < end_block; ++b) {
+    BlockVerdict& v = verdicts[b];
+    v.valid = true; // until an error is found
+    v.error_count = v.warning_count = 0;
+    v.command_valid.assign(parsed.blocks[b].commands.size(), true);
+  }
+  std::vector<size_t> fatal; // blocks with a block-level error (repeats allowed)
   for (const Diagnostic& d : diagnostics) {
     if (d.block < 0 || static_cast<size_t>(d.block) < first_block ||
         static_cast<size_t>(d.block) >= end_block)
@@ -128,17 +130,15 @@ void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnost
       continue;
     }
     ++v.error_count;
+    v.valid = false;
     const int command = command_of_line(parsed.blocks[d.block], d.line);
     if (d.severity == Severity::block_fatal || command < 0)
-      block_fatal[d.block - first_block] = true;
+      fatal.push_back(static_cast<size_t>(d.block));
     else
       v.command_valid.set(static_cast<size_t>(command), false);
   }
-  for (size_t b = first_block; b < end_block; ++b) {
-    BlockVerdict& v = verdicts[b];
-    if (block_fatal[b - first_block]) v.command_valid.assign(v.command_valid.size(), false);
-    v.valid = v.error_count == 0;
-  }
+  for (const size_t b : fatal)
+    verdicts[b].command_valid.assign(verdicts[b].command_valid.size(), false);
 }
 
 } // namespace check_steps

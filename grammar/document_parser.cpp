@@ -85,6 +85,8 @@ public:
   }
 
   ParsedDocument& doc() { return doc_; }
+  // A hint for a one-shot parse: the text has `bytes` bytes.
+  void expect_text_bytes(size_t bytes) { nesl_.expect_text_bytes(bytes); }
 
 private:
   // What fast_line() may take on: set after every on_line() (fast lines change nothing it
@@ -499,6 +501,7 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
 
 ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   LineRouter router(options);
+  router.expect_text_bytes(text.size());
   uint32_t line_number = 0;
   LineIndex lines;
   // Transcripts average ~30 bytes a line: room for that many (more lines grow the index).

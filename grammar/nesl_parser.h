@@ -35,6 +35,8 @@ public:
   bool quiet_outside() const { return nl_known_ && !pending_header_.active; }
   // on_plain_line() when quiet_outside().
   void note_prose_line(size_t begin) { prev_line_begin_ = begin; }
+  // A hint: the text to parse has about `bytes` bytes (the id table is sized for it).
+  void expect_text_bytes(size_t bytes) { seen_ids_.reserve(bytes / 1024); }
   // Inside a heredoc of an open block, and where that block's range is.
   bool in_heredoc_body() const { return state_ == State::in_heredoc && nl_known_ && block_ >= 0; }
   // In an open block, outside heredocs.
@@ -137,6 +139,13 @@ private:
       }
     }
     size_t count(std::string_view id) const { return find(id) ? 1 : 0; }
+    // Room for `ids` ids without growing.
+    void reserve(size_t ids) {
+      size_t slots = 64;
+      while (slots < ids * 2)
+        slots *= 2;
+      if (slots > keys_.size()) rehash(slots);
+    }
     // Records `id` unless it is there already (the first line is kept).
     void emplace(std::string_view id, uint32_t line) {
       uint64_t key = 0;
@@ -165,10 +174,11 @@ private:
     size_t slot(uint64_t key) const {
       return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & (keys_.size() - 1);
     }
-    void grow() {
+    void grow() { rehash(keys_.empty() ? 64 : keys_.size() * 2); }
+    void rehash(size_t slots) {
       std::vector<uint64_t> keys = std::move(keys_);
       std::vector<uint32_t> lines = std::move(lines_);
-      keys_.assign(keys.empty() ? 64 : keys.size() * 2, 0);
+      keys_.assign(slots, 0);
       lines_.assign(keys_.size(), 0);
       size_ = 0;
       for (size_t i = 0; i < keys.size(); ++i) {
