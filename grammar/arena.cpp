@@ -18,12 +18,17 @@ namespace {
 constexpr size_t kHeader = alignof(std::max_align_t);
 static_assert(sizeof(void*) <= kHeader);
 
+// Set when the thread's cache has been destroyed (at thread or program exit): an arena that
+// dies later (say, in a static object) frees its chunks directly.
+thread_local bool t_cache_gone = false;
+
 // The calling thread's spare chunks. A chunk may be cached by another thread than the one
 // that took it from malloc: it is only memory.
 struct ChunkCache {
   std::vector<void*> chunks;
   ChunkCache() { chunks.reserve(Arena::kMaxCachedChunks); }
   ~ChunkCache() {
+    t_cache_gone = true;
     for (void* c : chunks)
       ::operator delete(c);
   }
@@ -35,6 +40,7 @@ ChunkCache& cache() {
 }
 
 void* take_chunk() {
+  if (t_cache_gone) return ::operator new(Arena::kChunkBytes);
   ChunkCache& c = cache();
   if (!c.chunks.empty()) {
     void* chunk = c.chunks.back();
@@ -45,6 +51,10 @@ void* take_chunk() {
 }
 
 void give_back_chunk(void* chunk) {
+  if (t_cache_gone) {
+    ::operator delete(chunk);
+    return;
+  }
   ChunkCache& c = cache();
   if (c.chunks.size() < Arena::kMaxCachedChunks)
     c.chunks.push_back(chunk);
@@ -73,10 +83,11 @@ Arena::~Arena() {
 }
 
 size_t Arena::cached_chunks() {
-  return cache().chunks.size();
+  return t_cache_gone ? 0 : cache().chunks.size();
 }
 
 void Arena::release_cached_chunks() {
+  if (t_cache_gone) return;
   ChunkCache& c = cache();
   for (void* chunk : c.chunks)
     ::operator delete(chunk);

@@ -115,3 +115,16 @@ TEST_CASE("commands in the arena survive moves and copies of their document", "[
   CHECK(copy.blocks[0].commands.get_allocator().resource() == std::pmr::get_default_resource());
   CHECK(moved.blocks[0].commands.get_allocator().resource() == moved.arena.get());
 }
+
+TEST_CASE("a document outlives the thread that parsed it", "[arena]") {
+  const std::string text = "#!nesl [@three-char-SHA-256: q2w]\naction = \"file_delete\"\n"
+                           "path = \"/tmp/gone\"\n#!end_q2w\n";
+  Arena::release_cached_chunks();
+  ParsedDocument doc;
+  std::thread([&] { doc = parse_document(text); }).join(); // that thread's cache is gone
+  REQUIRE(doc.blocks.size() == 1);
+  CHECK(doc.blocks[0].commands.at(0).params.at(1).value(text) == "/tmp/gone");
+  doc = ParsedDocument(); // its chunk joins this thread's cache
+  CHECK(Arena::cached_chunks() == 1);
+  Arena::release_cached_chunks();
+}
