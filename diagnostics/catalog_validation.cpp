@@ -264,24 +264,6 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
   }
 }
 
-// Whether type_error() finds nothing, without building its message.
-bool type_ok(const ParamSpec& spec, std::string_view value) {
-  switch (spec.type) {
-  case ParamType::integer:
-    if (!is_js_int_roundtrip(value)) return false;
-    break;
-  case ParamType::boolean:
-    if (value != "true" && value != "false") return false;
-    break;
-  case ParamType::enumeration:
-    if (std::find(spec.values.begin(), spec.values.end(), value) == spec.values.end()) return false;
-    break;
-  case ParamType::string:
-    break;
-  }
-  return !spec.absolute_path || is_absolute_path(value);
-}
-
 // True when collect_issues() would find nothing for the command: its action is in the
 // catalog, every parameter is one of the action's (TELT: each at most once) with a value of
 // its type, and every required parameter is there. False when it cannot tell cheaply (then
@@ -302,7 +284,8 @@ bool surely_valid(std::string_view text, const Block& block, const Command& comm
     if (!ps) return false;
     if (needs_type_check(*ps)) {
       const std::string_view value = p.value(text);
-      if (!type_ok(*ps, telt ? trim(value) : value)) return false;
+      // type_error() builds a message only for a wrong value.
+      if (!type_error(*ps, telt ? trim(value) : value).empty()) return false;
     }
     const uint64_t bit = uint64_t{1} << (ps - spec->params.data());
     if (telt && (seen & bit) != 0) return false;
@@ -343,7 +326,6 @@ void validate_command(std::string_view text, const ParsedDocument& doc, int bloc
 } // namespace
 
 std::string type_error(const ParamSpec& spec, std::string_view value) {
-  if (type_ok(spec, value)) return {};
   switch (spec.type) {
   case ParamType::integer:
     if (!is_js_int_roundtrip(value)) return fmt::format("Invalid integer value: {}", value);

@@ -114,6 +114,20 @@ void compare_documents(std::string_view text, const ParsedDocument& a, const Par
   }
 }
 
+// Two ordered diagnostic lists: the same diagnostics, in the same order.
+void compare_ordered(const std::vector<Diagnostic>& a, const std::vector<Diagnostic>& b) {
+  FUZZ_CHECK(a.size() == b.size(), "checked diagnostic count differs", 0);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Diagnostic& x = a[i];
+    const Diagnostic& y = b[i];
+    FUZZ_CHECK(x.code == y.code && x.severity == y.severity && x.block == y.block &&
+                   x.line == y.line && x.range == y.range,
+               "checked diagnostic differs", i);
+    FUZZ_CHECK(x.message == y.message && x.fix_hint == y.fix_hint && x.fixes == y.fixes,
+               "checked diagnostic text differs", i);
+  }
+}
+
 void compare_checked(std::string_view text, const CheckedDocument& a, const CheckedDocument& b) {
   compare_documents(text, a.parsed, b.parsed);
   FUZZ_CHECK(a.parsed.resume_points.size() == b.parsed.resume_points.size(),
@@ -125,14 +139,7 @@ void compare_checked(std::string_view text, const CheckedDocument& a, const Chec
                    x.diagnostics == y.diagnostics && x.same_state(y),
                "resume point differs", i);
   }
-  FUZZ_CHECK(a.diagnostics.size() == b.diagnostics.size(), "checked diagnostic count differs", 0);
-  for (size_t i = 0; i < a.diagnostics.size(); ++i) {
-    const Diagnostic& x = a.diagnostics[i];
-    const Diagnostic& y = b.diagnostics[i];
-    FUZZ_CHECK(x.code == y.code && x.block == y.block && x.line == y.line && x.range == y.range,
-               "checked diagnostic differs", i);
-    FUZZ_CHECK(x.message == y.message && x.fixes == y.fixes, "checked diagnostic text differs", i);
-  }
+  compare_ordered(a.diagnostics, b.diagnostics);
   FUZZ_CHECK(a.verdicts.size() == b.verdicts.size(), "verdict count differs", 0);
   for (size_t i = 0; i < a.verdicts.size(); ++i)
     FUZZ_CHECK(a.verdicts[i].valid == b.verdicts[i].valid &&
@@ -229,16 +236,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const CheckedDocument unkept = check_document(fixed);
   FUZZ_CHECK(unkept.parsed.diagnostics.empty() && !unkept.parser_diagnostics_kept,
              "the parser's list was kept unasked", 0);
-  FUZZ_CHECK(unkept.diagnostics.size() == rechecked.diagnostics.size(),
-             "unkept diagnostic count differs", 0);
-  for (size_t i = 0; i < unkept.diagnostics.size(); ++i) {
-    const Diagnostic& x = unkept.diagnostics[i];
-    const Diagnostic& y = rechecked.diagnostics[i];
-    FUZZ_CHECK(x.code == y.code && x.severity == y.severity && x.block == y.block &&
-                   x.line == y.line && x.range == y.range && x.message == y.message &&
-                   x.fix_hint == y.fix_hint && x.fixes == y.fixes,
-               "unkept diagnostic differs", i);
-  }
+  compare_ordered(unkept.diagnostics, rechecked.diagnostics);
 
   // (4) incremental re-checks == full checks: after the fixes, then after moving a span of the
   // fixed text elsewhere (positions from the data's hash).

@@ -1,7 +1,6 @@
 #include "grammar/arena.h"
 
 #include <cstdint>
-#include <cstdlib>
 #include <new>
 #include <vector>
 
@@ -23,14 +22,18 @@ static_assert(sizeof(void*) <= kHeader);
 thread_local bool t_cache_gone = false;
 
 // The calling thread's spare chunks. A chunk may be cached by another thread than the one
-// that took it from malloc: it is only memory.
+// that took it from the heap: it is only memory.
 struct ChunkCache {
   std::vector<void*> chunks;
   ChunkCache() { chunks.reserve(Arena::kMaxCachedChunks); }
   ~ChunkCache() {
     t_cache_gone = true;
+    release();
+  }
+  void release() {
     for (void* c : chunks)
       ::operator delete(c);
+    chunks.clear();
   }
 };
 
@@ -87,11 +90,7 @@ size_t Arena::cached_chunks() {
 }
 
 void Arena::release_cached_chunks() {
-  if (t_cache_gone) return;
-  ChunkCache& c = cache();
-  for (void* chunk : c.chunks)
-    ::operator delete(chunk);
-  c.chunks.clear();
+  if (!t_cache_gone) cache().release();
 }
 
 void* Arena::do_allocate(size_t bytes, size_t alignment) {

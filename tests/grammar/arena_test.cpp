@@ -74,7 +74,7 @@ TEST_CASE("a parse reuses the chunks of the previous one within the cache bound"
     CHECK(doc.blocks.size() == 3000);
     chunks = doc.arena->allocated_bytes() / Arena::kChunkBytes;
     REQUIRE(chunks > 1);
-    CHECK(Arena::cached_chunks() == 0); // all taken from malloc
+    CHECK(Arena::cached_chunks() == 0); // all new from the heap
   }
   const size_t cached = Arena::cached_chunks();
   CHECK(cached >= chunks);
