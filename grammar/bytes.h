@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -12,23 +13,64 @@
 
 namespace blockls {
 
+namespace detail {
+// The sizeof(Word) bytes at `a + at` and `b + at` are equal (a fixed-size copy compiles to a load).
+template <typename Word> inline bool same_word(const char* a, const char* b, size_t at) {
+  Word x, y;
+  std::memcpy(&x, a + at, sizeof x);
+  std::memcpy(&y, b + at, sizeof y);
+  return x == y;
+}
+} // namespace detail
+
+// Words of 8 bytes, then the tail as two words that may overlap (no byte loop: the names, ids
+// and delimiters compared here are mostly 3 to 20 bytes long).
 inline bool same_bytes(std::string_view a, std::string_view b) {
   const size_t n = a.size();
   if (n != b.size()) return false;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) { // eight bytes at a time (fixed-size copies compile to loads)
-    uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8)
+      if (!detail::same_word<uint64_t>(x, y, i)) return false;
+    return detail::same_word<uint64_t>(x, y, n - 8);
   }
-  for (; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
+  if (n >= 4)
+    return detail::same_word<uint32_t>(x, y, 0) && detail::same_word<uint32_t>(x, y, n - 4);
+  if (n >= 2)
+    return detail::same_word<uint16_t>(x, y, 0) && detail::same_word<uint16_t>(x, y, n - 2);
+  return n == 0 || x[0] == y[0];
 }
 
 inline bool starts_with_bytes(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && same_bytes(s.substr(0, prefix.size()), prefix);
+}
+
+// The number of ' ' and '\t' bytes from `p` on, reading no byte at or after `limit`. Eight
+// bytes at a time (where eight remain): the count ends at the first other byte without a
+// branch per byte, for indentation that varies from line to line.
+inline size_t blank_run(const char* p, const char* limit) {
+  size_t count = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
+    // 0x80 in each byte of `y` that is zero, exactly.
+    const auto zero_bytes = [](uint64_t y) { return ~(((y & kLow7) + kLow7) | y | kLow7); };
+    while (limit - p >= 8) {
+      uint64_t x;
+      std::memcpy(&x, p, 8);
+      const uint64_t blanks =
+          zero_bytes(x ^ 0x2020202020202020ull) | zero_bytes(x ^ 0x0909090909090909ull);
+      const uint64_t others = ~blanks & ~kLow7;
+      if (others != 0) return count + static_cast<size_t>(__builtin_ctzll(others) >> 3);
+      count += 8;
+      p += 8;
+    }
+  }
+  while (p < limit && (*p == ' ' || *p == '\t')) {
+    ++p;
+    ++count;
+  }
+  return count;
 }
 
 // [A-Za-z0-9], by table (ids, hashes and keys test it on every byte).

@@ -8,10 +8,12 @@
 #include "grammar/telt_parser.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -27,39 +29,116 @@ public:
     doc_.arena = std::make_unique<Arena>();
   }
 
-  // The common lines, handled without the general routing: prose no dialect can claim, TELT
-  // value lines and NESL heredoc body lines that cannot be syntax (no LineRef, no parser
-  // call), exact TELT parameter delimiters and plain NESL `key = "value"` lines (straight to
-  // the parser's own fast path). Each has exactly the effect on_line() would have. Returns
-  // false, having done nothing, for every other line (then on_line() must run). `number`,
-  // `begin`/`end`/`next` as in LineRef; the line has its break.
-  // The commonest of these (plain prose, plain TELT values, NESL heredoc bodies) are handled
-  // inline here; the rest in fast_line_rest(), out of line, so that the per-line call of the
-  // hot loop stays small.
-  bool fast_line(std::string_view text, uint32_t number, size_t begin, size_t end, size_t next) {
-    const std::string_view t(text.data() + begin, end - begin);
+  // The common lines, taken in runs without the general routing: prose no dialect can claim,
+  // TELT value lines and NESL heredoc body lines that cannot be syntax. Takes the lines of
+  // `lines` (see LineCursor) from its current one on while the mode allows; each taken line
+  // has exactly the effect on_line() would have. Returns false when the cursor ran out of
+  // lines (or its caller ended the loop), true when it stopped at a line the run did not take
+  // (then fast_line() and, failing that, on_line() must route it).
+  template <typename Cursor> bool take_run(std::string_view text, Cursor& lines) {
     switch (mode_) {
-    case Mode::prose:
-      if (is_plain_line(t)) {
-        nesl_.note_prose_line(begin);
-        return true;
+    case Mode::prose: {
+      size_t last = npos;
+      bool more = true;
+      while (is_plain_line_before_break(text.data() + lines.begin(), lines.end() - lines.begin())) {
+        last = lines.begin();
+        if (!lines.advance()) {
+          more = false;
+          break;
+        }
       }
-      break;
-    case Mode::telt_value:
-      if (!fence_may_close(t) && TeltParser::is_plain_content(t)) {
+      if (last != npos) nesl_.note_prose_line(last);
+      return more;
+    }
+    case Mode::telt_value: {
+      size_t end = npos, next = 0;
+      bool more = true;
+      // Leading blanks are counted reading past the line (up to the text's end): its line
+      // break, not a blank, ends the count.
+      const char* text_end = text.data() + text.size();
+      while (!fence_may_close(lines.text()) &&
+             TeltParser::is_plain_content(lines.text(),
+                                          blank_run(text.data() + lines.begin(), text_end))) {
+        end = lines.end();
+        next = lines.next();
+        if (!lines.advance()) {
+          more = false;
+          break;
+        }
+      }
+      if (end != npos) {
         telt_block_range_->end = end;
         telt_value_range_->end = next - 1; // the value runs to the line's end, "\r" included
+      }
+      return more;
+    }
+    case Mode::nesl_body:
+      return nesl_.take_body_lines(lines, text, *nesl_block_range_, [&](size_t b, size_t e) {
+        return fence_may_close(std::string_view(text.data() + b, e - b));
+      });
+    default:
+      return true;
+    }
+  }
+
+  // The lines take_run() did not take that still need no general routing: exact TELT
+  // parameter delimiters and command lines, plain NESL `key = "value"` lines, heredoc
+  // delimiters and end markers (straight to the parser's own fast path), prose fence lines,
+  // and heredoc body lines that needed a new search for the delimiter. Each has exactly the
+  // effect on_line() would have. Returns false, having done nothing, for every other line
+  // (then on_line() must run). `number`, `begin`/`end`/`next` as in LineRef; the line has its
+  // break. Out of line, so that the hot loop stays small.
+  [[gnu::noinline]] bool fast_line(std::string_view text, uint32_t number, size_t begin, size_t end,
+                                   size_t next) {
+    const std::string_view t(text.data() + begin, end - begin);
+    switch (mode_) {
+    case Mode::prose: {
+      const size_t lead = blank_prefix(t);
+      if (lead < t.size()) {
+        const unsigned char c = static_cast<unsigned char>(t[lead]);
+        if (c == '`' || c == '~') {
+          // A fence line no dialect claims (nor, indented, a TELT delimiter).
+          fence_.observe(t);
+        } else if (!is_plain_after_blanks(t, lead)) {
+          return false;
+        }
+      }
+      nesl_.note_prose_line(begin);
+      return true;
+    }
+    case Mode::telt_value:
+    case Mode::telt_command:
+      if (fence_may_close(t)) return false;
+      return telt_delimiter(text, {number, begin, end, next, t, true});
+    case Mode::nesl_body: {
+      if (fence_may_close(t)) return false;
+      if (nesl_.on_body_line(begin, end, text, *nesl_block_range_)) return true;
+      ParseContext ctx{text, &doc_, fence_.open()};
+      if (!nesl_.on_exact_delim({number, begin, end, next, t, true}, ctx)) return false;
+      mode_ = Mode::nesl_block; // back among the block's assignments
+      return true;
+    }
+    case Mode::nesl_block: {
+      if (fence_may_close(t)) return false;
+      ParseContext ctx{text, &doc_, fence_.open()};
+      if (!t.empty() && t[0] == '#') { // perhaps the end marker
+        const LineRef line{number, begin, end, next, t, true};
+        if (!nesl_.on_exact_end(line, ctx)) return false;
+        after_line(line);
+        update_mode();
         return true;
       }
-      break;
-    case Mode::nesl_body:
-      if (!fence_may_close(t) && nesl_.on_body_line(begin, end, text, *nesl_block_range_))
-        return true;
-      break;
-    default:
+      if (!nesl_.on_plain_assignment({number, begin, end, next, t, true}, ctx)) return false;
+      if (nesl_.in_heredoc_body()) { // the line opened a heredoc
+        mode_ = Mode::nesl_body;
+        nesl_block_range_ = &nesl_.open_block_range(doc_);
+      }
+      return true;
+    }
+    case Mode::general:
       break;
     }
-    return fast_line_rest(text, number, begin, end, next);
+    return false;
   }
 
   // Any line, by the full rules.
@@ -89,63 +168,11 @@ public:
   void expect_text_bytes(size_t bytes) { nesl_.expect_text_bytes(bytes); }
 
 private:
-  // What fast_line() may take on: set after every on_line() (fast lines change nothing it
-  // depends on).
-  enum class Mode : uint8_t { general, prose, telt_value, telt_command, nesl_body, nesl_block };
+  static constexpr size_t npos = std::string_view::npos;
 
-  // fast_line() for the lines its inline part did not take (so, in telt_value and nesl_body
-  // mode, lines that may close the fence or are not plain content).
-  [[gnu::noinline]] bool fast_line_rest(std::string_view text, uint32_t number, size_t begin,
-                                        size_t end, size_t next) {
-    const std::string_view t(text.data() + begin, end - begin);
-    switch (mode_) {
-    case Mode::prose: {
-      const size_t lead = blank_prefix(t);
-      if (lead < t.size()) {
-        const unsigned char c = static_cast<unsigned char>(t[lead]);
-        if (c == '`' || c == '~') {
-          // A fence line no dialect claims (nor, indented, a TELT delimiter).
-          fence_.observe(t);
-        } else if (!is_plain_after_blanks(t, lead)) {
-          return false;
-        }
-      }
-      nesl_.note_prose_line(begin);
-      return true;
-    }
-    case Mode::telt_value:
-    case Mode::telt_command:
-      if (fence_may_close(t)) return false;
-      return telt_delimiter(text, {number, begin, end, next, t, true});
-    case Mode::nesl_body: {
-      if (fence_may_close(t)) return false;
-      ParseContext ctx{text, &doc_, fence_.open()};
-      if (!nesl_.on_exact_delim({number, begin, end, next, t, true}, ctx)) return false;
-      mode_ = Mode::nesl_block; // back among the block's assignments
-      return true;
-    }
-    case Mode::nesl_block: {
-      if (fence_may_close(t)) return false;
-      ParseContext ctx{text, &doc_, fence_.open()};
-      if (!t.empty() && t[0] == '#') { // perhaps the end marker
-        const LineRef line{number, begin, end, next, t, true};
-        if (!nesl_.on_exact_end(line, ctx)) return false;
-        after_line(line);
-        update_mode();
-        return true;
-      }
-      if (!nesl_.on_plain_assignment({number, begin, end, next, t, true}, ctx)) return false;
-      if (nesl_.in_heredoc_body()) { // the line opened a heredoc
-        mode_ = Mode::nesl_body;
-        nesl_block_range_ = &nesl_.open_block_range(doc_);
-      }
-      return true;
-    }
-    case Mode::general:
-      break;
-    }
-    return false;
-  }
+  // What take_run() and fast_line() may take on: set after every on_line() (the lines they
+  // take change nothing it depends on, or they set it themselves).
+  enum class Mode : uint8_t { general, prose, telt_value, telt_command, nesl_body, nesl_block };
 
   // fast_line() for a possible command line or parameter delimiter of the open TELT block.
   bool telt_delimiter(std::string_view text, const LineRef& line) {
@@ -272,6 +299,23 @@ private:
     return true;
   }
 
+  // is_plain_line() for a line of `n` bytes at `p` that is followed by its line break (so
+  // p[n] may be read), without a branch: which prose line is plain is unpredictable.
+  static bool is_plain_line_before_break(const char* p, size_t n) {
+    // First bytes: 0 plain, 1 never plain, 2 `#` (plain unless `!` follows), 3 `-` (plain
+    // unless `-` follows).
+    static constexpr auto kFirst = [] {
+      std::array<uint8_t, 256> t{};
+      for (int c = 0; c < 256; ++c)
+        t[c] = c >= 0x80 || c <= ' ' || c == '`' || c == '~' ? 1 : c == '#' ? 2 : c == '-' ? 3 : 0;
+      return t;
+    }();
+    const unsigned kind = kFirst[static_cast<unsigned char>(p[0])];
+    const char second = p[n > 0 ? 1 : 0]; // the line break for a line of one byte
+    return (n == 0) | (kind == 0) | ((kind == 2) & (second != '!')) |
+           ((kind == 3) & (second != '-'));
+  }
+
   void after_line(const LineRef& line) {
     if (!telt_.in_block() && !nesl_.in_block()) open_block_fenced_ = false;
     note_busy(line);
@@ -316,19 +360,13 @@ private:
 };
 
 // Finds the line breaks of a buffer 64 bytes at a time: each block becomes a bit mask of its
-// "\n" bytes (SSE2 compares where available), and next() pops the lowest set bit. On the way
-// it notes the first byte >= 0x80 (see LineIndex::ascii_prefix), so that the UTF-8 check
-// need not read an ASCII text a second time.
+// "\n" bytes (SSE2 compares where available), and next() pops the lowest set bit.
 class NewlineScanner {
 public:
   NewlineScanner(std::string_view text, size_t from)
       : data_(text.data()), size_(text.size()), base_(from) {
     load();
   }
-
-  // The first byte >= 0x80 among those loaded so far, or npos. Once next() has returned
-  // npos, every byte from `from` to the end has been loaded.
-  size_t first_non_ascii() const { return non_ascii_; }
 
   // Offset of the next "\n" at or after the previous one, or npos.
   size_t next() {
@@ -344,86 +382,144 @@ public:
 
 private:
   void load() {
-    if (base_ >= size_) {
-      mask_ = 0;
-      return;
-    }
+    mask_ = 0;
+    if (base_ >= size_) return;
     const char* p = data_ + base_;
     if (size_ - base_ >= 64) {
 #if defined(__SSE2__)
       const __m128i nl = _mm_set1_epi8('\n');
-      uint64_t high = 0;
-      const auto bits = [&](int k) {
+      for (int k = 0; k < 4; ++k) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-        high |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(v))) << (16 * k);
-        return static_cast<uint64_t>(
-            static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))));
-      };
-      mask_ = bits(0) | (bits(1) << 16) | (bits(2) << 32) | (bits(3) << 48);
-#else
-      mask_ = 0;
-      uint64_t high = 0;
-      for (size_t i = 0; i < 64; ++i) {
-        if (p[i] == '\n') mask_ |= uint64_t{1} << i;
-        if (static_cast<unsigned char>(p[i]) >= 0x80) high |= uint64_t{1} << i;
+        mask_ |=
+            static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))))
+            << (16 * k);
       }
-#endif
-      if (high != 0 && non_ascii_ == std::string_view::npos)
-        non_ascii_ = base_ + static_cast<size_t>(__builtin_ctzll(high));
       return;
+#endif
     }
-    mask_ = 0;
-    for (size_t i = 0; i < size_ - base_; ++i) {
+    const size_t n = std::min<size_t>(64, size_ - base_);
+    for (size_t i = 0; i < n; ++i)
       if (p[i] == '\n') mask_ |= uint64_t{1} << i;
-      if (static_cast<unsigned char>(p[i]) >= 0x80 && non_ascii_ == std::string_view::npos)
-        non_ascii_ = base_ + i;
-    }
   }
 
   const char* data_;
   size_t size_;
   size_t base_;
   uint64_t mask_ = 0;
-  size_t non_ascii_ = std::string_view::npos;
 };
 
-// Hands each complete line of `text[from, text.size())` to the router (its fast path first)
-// and then calls `after_line(start of the next line)`, which ends the loop by returning true.
-// Returns the offset of the first byte not routed (the start of an incomplete last line when
-// the loop ran to the end). The one line loop of every parse, so all route lines alike.
-// `*non_ascii` (when not null) is lowered to the first byte >= 0x80 the loop has read.
-template <typename AfterLine>
-size_t route_lines(std::string_view text, size_t from, uint32_t* line_number, LineRouter& router,
-                   size_t* non_ascii, AfterLine&& after_line) {
-  size_t pos = from;
-  uint32_t number = *line_number;
-  const char* data = text.data();
-  // A local the compiler can keep in registers across the router's calls.
-  NewlineScanner scanner(text, from);
-  for (size_t nl = scanner.next(); nl != std::string_view::npos; nl = scanner.next()) {
-    size_t end = nl;
-    if (end > pos && data[end - 1] == '\r') --end;
-    if (!router.fast_line(text, number, pos, end, nl + 1)) {
-      const LineRef line{number, pos, end, nl + 1, std::string_view(data + pos, end - pos), true};
-      router.on_line(text, line);
-    }
-    ++number;
-    pos = nl + 1;
-    if (after_line(pos)) break;
+// A line cursor (what route_lines() and LineRouter::take_run() move through the text): the
+// complete line [begin(), end()) (its break excluded) whose "\n" is at next() - 1.
+// advance() ends the current line and moves to the next complete line; it returns false when
+// there is none, or when the loop must end (begin() is then the first byte not routed).
+// Cursors are locals of the loop's caller, so the compiler keeps them in registers while the
+// router's runs advance them line after line.
+
+// Over lines whose starts are already in a LineIndex (the one-shot and streaming parses find
+// them all first, in one fast pass, and the loop then only reads them).
+class IndexCursor {
+public:
+  // The complete lines from line `first` on, of the `count` lines `starts` holds (the last of
+  // which is the text's incomplete last line).
+  IndexCursor(std::string_view text, const size_t* starts, uint32_t first, uint32_t count)
+      : data_(text.data()), starts_(starts), number_(first), last_(count - 1) {}
+
+  bool start() { return load(); }
+  bool advance() {
+    ++number_;
+    return load();
   }
-  if (non_ascii) *non_ascii = std::min(*non_ascii, scanner.first_non_ascii());
-  *line_number = number;
-  return pos;
+
+  uint32_t number() const { return number_; }
+  size_t begin() const { return begin_; }
+  size_t end() const { return end_; }
+  size_t next() const { return next_; }
+  std::string_view text() const { return std::string_view(data_ + begin_, end_ - begin_); }
+  LineRef line() const { return {number_, begin_, end_, next_, text(), true}; }
+
+private:
+  bool load() {
+    begin_ = starts_[number_];
+    if (number_ >= last_) return false;
+    next_ = starts_[number_ + 1];
+    // Before the "\n", and before a "\r" ahead of it. Branch-free: an empty line tests its own
+    // "\n" (a "\r" would be one of the line's bytes), which is not "\r".
+    const size_t nl = next_ - 1;
+    end_ = nl - static_cast<size_t>(data_[nl - static_cast<size_t>(nl > begin_)] == '\r');
+    return true;
+  }
+
+  const char* data_;
+  const size_t* starts_;
+  uint32_t number_;
+  uint32_t last_;
+  size_t begin_ = 0, end_ = 0, next_ = 0;
+};
+
+// Over lines found as the loop goes, with `after_line(start of the next line)` called after
+// each line: true from it ends the loop (the incremental parse, which stops early, uses it).
+template <typename AfterLine> class ScanningCursor {
+public:
+  ScanningCursor(std::string_view text, size_t from, uint32_t number, AfterLine& after_line)
+      : scanner_(text, from), data_(text.data()), begin_(from), number_(number),
+        after_line_(after_line) {}
+
+  bool start() { return find_line(); }
+  bool advance() {
+    ++number_;
+    begin_ = nl_ + 1;
+    if (after_line_(begin_)) return false;
+    return find_line();
+  }
+
+  uint32_t number() const { return number_; }
+  size_t begin() const { return begin_; }
+  size_t end() const { return end_; }
+  size_t next() const { return nl_ + 1; }
+  std::string_view text() const { return std::string_view(data_ + begin_, end_ - begin_); }
+  LineRef line() const { return {number_, begin_, end_, nl_ + 1, text(), true}; }
+
+private:
+  bool find_line() {
+    nl_ = scanner_.next();
+    if (nl_ == std::string_view::npos) return false;
+    end_ = nl_;
+    if (end_ > begin_ && data_[end_ - 1] == '\r') --end_;
+    return true;
+  }
+
+  NewlineScanner scanner_;
+  const char* data_;
+  size_t begin_;
+  size_t end_ = 0;
+  size_t nl_ = 0;
+  uint32_t number_;
+  AfterLine& after_line_;
+};
+
+// Hands each complete line of the cursor to the router: its runs, then its fast path, then
+// the full rules. The one line loop of every parse, so all route lines alike.
+template <typename Cursor>
+void route_lines(std::string_view text, LineRouter& router, Cursor& lines) {
+  if (!lines.start()) return;
+  do {
+    if (!router.take_run(text, lines)) return;
+    if (!router.fast_line(text, lines.number(), lines.begin(), lines.end(), lines.next()))
+      router.on_line(text, lines.line());
+  } while (lines.advance());
 }
 
-// Routes the complete lines from `from` on and records their starts in `lines`; lowers
-// `*non_ascii` to the first byte >= 0x80 from `from` on.
+// Routes the complete lines of `text` from `from` (the start of line `*line_number`, the last
+// line `lines` holds) on: records their starts in `lines` first, then routes them. Lowers
+// `*non_ascii` to the first byte >= 0x80 from `from` on; returns the start of the incomplete
+// last line and sets `*line_number` to its number.
 size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
                             LineRouter& router, LineIndex& lines, size_t* non_ascii) {
-  return route_lines(text, from, line_number, router, non_ascii, [&](size_t next) {
-    lines.add_line_start(next);
-    return false;
-  });
+  lines.append(text.substr(from), from, non_ascii);
+  IndexCursor cursor(text, lines.starts(), *line_number, lines.line_count());
+  route_lines(text, router, cursor);
+  *line_number = cursor.number();
+  return cursor.begin();
 }
 
 void route_last_line(std::string_view text, size_t from, uint32_t line_number, LineRouter& router) {
@@ -481,22 +577,23 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
   router.resume(from, earlier);
   const std::vector<ResumePoint>& points = router.doc().resume_points;
   size_t points_seen = 0;
-  uint32_t number = from.line;
   // Stops after a line that recorded a resume point `stop` accepts.
-  const size_t pos = route_lines(text, from.offset, &number, router, nullptr, [&](size_t) {
+  const auto after_line = [&](size_t) {
     if (points.size() == points_seen) return false;
     points_seen = points.size();
     if (!stop(points.back())) return false;
     *stopped_at = points.back();
     return true;
-  });
+  };
+  ScanningCursor<decltype(after_line)> cursor(text, from.offset, from.line, after_line);
+  route_lines(text, router, cursor);
   if (*stopped_at) {
     ParsedDocument doc = std::move(router.doc());
     doc.resume_points.pop_back();
     return doc;
   }
-  route_last_line(text, pos, number, router);
-  return router.finish(text, number + 1);
+  route_last_line(text, cursor.begin(), cursor.number(), router);
+  return router.finish(text, cursor.number() + 1);
 }
 
 ParsedDocument parse_document(std::string_view text, ParseOptions options) {

@@ -1,23 +1,91 @@
-// Line starts are collected with memchr; columns are computed on demand per line.
+// Line starts are collected 64 bytes at a time (SSE2 compares where available); columns are
+// computed on demand per line.
 #include "grammar/line_index.h"
 
 #include "grammar/unicode.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace blockls {
 
-void LineIndex::append(std::string_view chunk, size_t base) {
-  const char* data = chunk.data();
-  size_t pos = 0;
-  while (pos < chunk.size()) {
-    const void* hit = std::memchr(data + pos, '\n', chunk.size() - pos);
-    if (!hit) break;
-    const size_t nl = static_cast<const char*>(hit) - data;
-    starts_.push_back(base + nl + 1);
-    pos = nl + 1;
+namespace {
+
+constexpr size_t kBlock = 64;        // bytes tested at once
+constexpr size_t kBatchBytes = 2048; // text between two copies into the index
+
+// Bit i set when byte i of the 64 at `p` is "\n"; `*high` likewise for bytes >= 0x80.
+inline uint64_t newline_mask(const char* p, uint64_t* high) {
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n');
+  uint64_t lf = 0, hi = 0;
+  for (int k = 0; k < 4; ++k) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    lf |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))))
+          << (16 * k);
+    hi |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(v))) << (16 * k);
   }
+  *high = hi;
+  return lf;
+#else
+  uint64_t lf = 0, hi = 0;
+  for (size_t i = 0; i < kBlock; ++i) {
+    if (p[i] == '\n') lf |= uint64_t{1} << i;
+    if (static_cast<unsigned char>(p[i]) >= 0x80) hi |= uint64_t{1} << i;
+  }
+  *high = hi;
+  return lf;
+#endif
+}
+
+} // namespace
+
+// Line starts are found 64 bytes at a time: a block becomes a bit mask of its "\n" bytes, and
+// the mask's first four set bits are written out whether or not they exist (a block of
+// transcript text holds about two line breaks, so a branch per line break would be
+// mispredicted at every block). Starts collect in a buffer on the stack and are copied into
+// the index a batch at a time.
+void LineIndex::append(std::string_view chunk, size_t base, size_t* first_non_ascii) {
+  const char* data = chunk.data();
+  const size_t size = chunk.size();
+  size_t found_high = std::string_view::npos;
+  size_t buffer[kBatchBytes + 4];
+  size_t pos = 0;
+  while (size - pos >= kBlock) {
+    const size_t batch_end = pos + std::min(kBatchBytes, (size - pos) / kBlock * kBlock);
+    size_t* out = buffer;
+    for (; pos < batch_end; pos += kBlock) {
+      uint64_t high = 0;
+      uint64_t mask = newline_mask(data + pos, &high);
+      if (high != 0 && found_high == std::string_view::npos)
+        found_high = pos + static_cast<size_t>(std::countr_zero(high));
+      const size_t next = base + pos + 1; // the start after a "\n" at block byte 0
+      for (int i = 0; i < 4; ++i) {       // a slot is kept only when its bit exists
+        // (bit 63 forced on: no test for an empty mask, which std::countr_zero would branch on)
+        *out = next + static_cast<size_t>(__builtin_ctzll(mask | (uint64_t{1} << 63)));
+        out += mask != 0;
+        mask &= mask - 1;
+      }
+      while (mask != 0) { // more than four line breaks in the block (blank lines)
+        *out++ = next + static_cast<size_t>(__builtin_ctzll(mask));
+        mask &= mask - 1;
+      }
+    }
+    starts_.insert(starts_.end(), buffer, out);
+  }
+  for (; pos < size; ++pos) {
+    if (data[pos] == '\n') starts_.push_back(base + pos + 1);
+    if (static_cast<unsigned char>(data[pos]) >= 0x80 && found_high == std::string_view::npos)
+      found_high = pos;
+  }
+  if (first_non_ascii && found_high != std::string_view::npos)
+    *first_non_ascii = std::min(*first_non_ascii, base + found_high);
 }
 
 uint32_t LineIndex::line_of(size_t offset) const {

@@ -15,13 +15,14 @@ public:
   LineIndex() : starts_{0} {}
   explicit LineIndex(std::string_view text) : starts_{0} { append(text, 0); }
 
-  // Extends the index with `chunk`, which starts at byte `base` of the whole text.
-  void append(std::string_view chunk, size_t base);
-  // Records the start of the next line (the byte after a "\n"), for callers that find the
-  // line breaks themselves; starts must be added in increasing order.
-  void add_line_start(size_t start) { starts_.push_back(start); }
+  // Extends the index with `chunk`, which starts at byte `base` of the whole text. When
+  // `first_non_ascii` is not null, lowers it to the offset of the chunk's first byte >= 0x80
+  // (if any): the document parsers learn it on the way (see ascii_prefix()).
+  void append(std::string_view chunk, size_t base, size_t* first_non_ascii = nullptr);
   // Room for `lines` line starts in all.
   void reserve(size_t lines) { starts_.reserve(lines); }
+  // The start of every line, in order (valid until the index changes).
+  const size_t* starts() const { return starts_.data(); }
 
   // Every byte of the indexed text before this offset is ASCII: a hint for checks that would
   // otherwise scan the whole text again (0 when unknown). The document parsers set it, as

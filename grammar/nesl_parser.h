@@ -71,6 +71,43 @@ public:
     prev_line_begin_ = begin;
     return true;
   }
+  // on_body_line() for a run of lines: takes the lines of `lines` (the line router's cursor:
+  // begin(), end(), advance()) from its current one on, as long as on_body_line() would take
+  // them without searching the text again and `fence_closes(begin, end)` is false. Its state
+  // stays in locals and is stored once, after the run (body lines are most of a transcript's
+  // block lines). Returns false when the cursor ran out of lines, true when it stopped at a
+  // line the run did not take.
+  template <typename Cursor, typename FenceCloses>
+  bool take_body_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                       FenceCloses&& fence_closes) {
+    const size_t n = delim_.size();
+    const size_t clear_from = delim_clear_from_, clear_until = delim_clear_until_;
+    const size_t first = lines.begin();
+    size_t last_begin = npos, last_end = 0;
+    bool more = true;
+    for (;;) {
+      const size_t b = lines.begin(), e = lines.end();
+      // `#` first (an empty line has its line break there), or a line long enough to hold the
+      // delimiter outside the searched range (on_body_line() searches again): one branch.
+      const bool hash = text[b] == '#';
+      const bool unsearched = (e - b >= n) & ((b < clear_from) | (e - n >= clear_until));
+      if (hash | unsearched) break;
+      if (fence_closes(b, e)) break;
+      last_begin = b;
+      last_end = e;
+      if (!lines.advance()) {
+        more = false;
+        break;
+      }
+    }
+    if (last_begin != npos) {
+      if (body_begin_ == npos) body_begin_ = first;
+      body_end_ = last_end;
+      block_range.end = last_end;
+      prev_line_begin_ = last_begin;
+    }
+    return more;
+  }
   // True when the open block could be ended by another dialect's start line (not inside
   // a heredoc, where every line is content).
   bool can_yield() const { return state_ == State::in_block; }

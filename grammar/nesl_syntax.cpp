@@ -468,6 +468,32 @@ size_t quoted_body_stop(const char* s, size_t j, size_t n) {
   return n;
 }
 
+// The end of the run of key characters ([A-Za-z0-9_]) that starts `s` (n bytes). The first
+// 16 bytes are classified at once where the line has them: key lengths vary from line to
+// line, so a byte loop's exit would be mispredicted on most lines.
+size_t key_run_end(const char* s, size_t n) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  if (n >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+    const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    // Signed compares: bytes >= 0x80 are negative, so in no range.
+    const __m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                                        _mm_cmpgt_epi8(_mm_set1_epi8('z' + 1), lower));
+    const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                        _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), v));
+    const __m128i word =
+        _mm_or_si128(_mm_or_si128(alpha, digit), _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    const unsigned others = ~static_cast<unsigned>(_mm_movemask_epi8(word)) & 0xFFFFu;
+    if (others != 0) return static_cast<size_t>(__builtin_ctz(others));
+    i = 16;
+  }
+#endif
+  while (i < n && is_key_char(s[i]))
+    ++i;
+  return i;
+}
+
 } // namespace
 
 // The common shapes in one walk over the line: `key = "body"` (no escape or control character
@@ -478,9 +504,7 @@ bool match_plain_assignment(std::string_view line, PlainAssignment* out) {
   const size_t n = line.size();
   const char* s = line.data();
   if (n == 0 || !is_key_start(static_cast<unsigned char>(s[0]))) return false;
-  size_t i = 1;
-  while (i < n && is_key_char(s[i]))
-    ++i;
+  size_t i = key_run_end(s, n);
   const size_t key_end = i;
   if (key_end > 256) return false;
   while (i < n && (s[i] == ' ' || s[i] == '\t'))

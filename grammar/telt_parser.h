@@ -2,6 +2,7 @@
 // appends blocks and syntax diagnostics (with their fixes) to the ParsedDocument.
 #pragma once
 
+#include "grammar/bytes.h"
 #include "grammar/parse_context.h"
 #include "grammar/telt_line.h"
 
@@ -48,12 +49,18 @@ public:
   // True when no TELT syntax rule can apply to the line: it neither starts with `#!` (START
   // shapes) or `=` (COMMAND) nor has `-` after its blanks (delimiters and their near misses).
   static bool is_plain_content(std::string_view t) {
-    size_t i = 0;
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\t'))
-      ++i;
-    if (i == t.size()) return true;
-    if (t[i] == '-') return false;
-    return i > 0 || (t[0] != '=' && !(t[0] == '#' && t.size() >= 2 && t[1] == '!'));
+    return is_plain_content(t, blank_run(t.data(), t.data() + t.size()));
+  }
+  // is_plain_content() for a line whose first `lead` bytes are its leading blanks (or all
+  // of it when `lead` is at least its size).
+  // The tests after the blanks are combined without branches (which line of a value is
+  // indented, or starts with what, is unpredictable).
+  static bool is_plain_content(std::string_view t, size_t lead) {
+    const size_t n = t.size();
+    if (lead >= n) return true; // blank
+    const char c = t[lead];
+    const bool hash_bang = (t[0] == '#') & (n > 1) & (t[n > 1 ? 1 : 0] == '!');
+    return (c != '-') & ((lead > 0) | ((c != '=') & !hash_bang));
   }
   // End of input (`line_count` lines in all).
   void finish(ParseContext& ctx, uint32_t line_count);
