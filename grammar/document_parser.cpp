@@ -164,8 +164,14 @@ public:
   }
 
   ParsedDocument& doc() { return doc_; }
-  // A hint for a one-shot parse: the text has `bytes` bytes.
-  void expect_text_bytes(size_t bytes) { nesl_.expect_text_bytes(bytes); }
+  // A hint for a one-shot parse: the text has `bytes` bytes. Blocks and resume points get
+  // room for one block per 640 bytes (a transcript dense with blocks has about one per 700),
+  // so that their vectors are not moved as they grow.
+  void expect_text_bytes(size_t bytes) {
+    nesl_.expect_text_bytes(bytes);
+    doc_.blocks.reserve(bytes / 640);
+    doc_.resume_points.reserve(bytes / 640);
+  }
 
 private:
   static constexpr size_t npos = std::string_view::npos;

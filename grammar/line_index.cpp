@@ -20,28 +20,39 @@ namespace {
 constexpr size_t kBlock = 64;        // bytes tested at once
 constexpr size_t kBatchBytes = 2048; // text between two copies into the index
 
-// Bit i set when byte i of the 64 at `p` is "\n"; `*high` likewise for bytes >= 0x80.
-inline uint64_t newline_mask(const char* p, uint64_t* high) {
+// Bit i set when byte i of the 64 at `p` is "\n". `*any_high` is non-zero when one of the 64
+// bytes is >= 0x80 (found with one OR over the block: its position is rarely needed).
+inline uint64_t newline_mask(const char* p, unsigned* any_high) {
 #if defined(__SSE2__)
   const __m128i nl = _mm_set1_epi8('\n');
-  uint64_t lf = 0, hi = 0;
+  uint64_t lf = 0;
+  __m128i all = _mm_setzero_si128();
   for (int k = 0; k < 4; ++k) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
     lf |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))))
           << (16 * k);
-    hi |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(v))) << (16 * k);
+    all = _mm_or_si128(all, v);
   }
-  *high = hi;
+  *any_high = static_cast<unsigned>(_mm_movemask_epi8(all));
   return lf;
 #else
-  uint64_t lf = 0, hi = 0;
+  uint64_t lf = 0;
+  unsigned hi = 0;
   for (size_t i = 0; i < kBlock; ++i) {
     if (p[i] == '\n') lf |= uint64_t{1} << i;
-    if (static_cast<unsigned char>(p[i]) >= 0x80) hi |= uint64_t{1} << i;
+    hi |= static_cast<unsigned char>(p[i]) >> 7;
   }
-  *high = hi;
+  *any_high = hi;
   return lf;
 #endif
+}
+
+// Offset of the first byte >= 0x80 among the `n` at `p` (n when there is none).
+size_t first_high_byte(const char* p, size_t n) {
+  size_t i = 0;
+  while (i < n && static_cast<unsigned char>(p[i]) < 0x80)
+    ++i;
+  return i;
 }
 
 } // namespace
@@ -61,10 +72,10 @@ void LineIndex::append(std::string_view chunk, size_t base, size_t* first_non_as
     const size_t batch_end = pos + std::min(kBatchBytes, (size - pos) / kBlock * kBlock);
     size_t* out = buffer;
     for (; pos < batch_end; pos += kBlock) {
-      uint64_t high = 0;
+      unsigned high = 0;
       uint64_t mask = newline_mask(data + pos, &high);
       if (high != 0 && found_high == std::string_view::npos)
-        found_high = pos + static_cast<size_t>(std::countr_zero(high));
+        found_high = pos + first_high_byte(data + pos, kBlock);
       const size_t next = base + pos + 1; // the start after a "\n" at block byte 0
       for (int i = 0; i < 4; ++i) {       // a slot is kept only when its bit exists
         // (bit 63 forced on: no test for an empty mask, which std::countr_zero would branch on)
