@@ -516,16 +516,27 @@ void route_lines(std::string_view text, LineRouter& router, Cursor& lines) {
 }
 
 // Routes the complete lines of `text` from `from` (the start of line `*line_number`, the last
-// line `lines` holds) on: records their starts in `lines` first, then routes them. Lowers
-// `*non_ascii` to the first byte >= 0x80 from `from` on; returns the start of the incomplete
-// last line and sets `*line_number` to its number.
+// line `lines` holds) on, 64 KiB at a time: records the line starts of a stretch in `lines`,
+// then routes its lines while the stretch is still in the cache. Lowers `*non_ascii` to the
+// first byte >= 0x80 from `from` on; returns the start of the incomplete last line and sets
+// `*line_number` to its number.
 size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
                             LineRouter& router, LineIndex& lines, size_t* non_ascii) {
-  lines.append(text.substr(from), from, non_ascii);
-  IndexCursor cursor(text, lines.starts(), *line_number, lines.line_count());
-  route_lines(text, router, cursor);
-  *line_number = cursor.number();
-  return cursor.begin();
+  constexpr size_t kStretch = 64 * 1024;
+  size_t indexed = from; // bytes before this one are in `lines`
+  size_t routed = from;  // the start of the first line not routed
+  uint32_t number = *line_number;
+  while (indexed < text.size()) {
+    const size_t end = std::min(text.size(), indexed + kStretch);
+    lines.append(text.substr(indexed, end - indexed), indexed, non_ascii);
+    indexed = end;
+    IndexCursor cursor(text, lines.starts(), number, lines.line_count());
+    route_lines(text, router, cursor);
+    number = cursor.number();
+    routed = cursor.begin();
+  }
+  *line_number = number;
+  return routed;
 }
 
 void route_last_line(std::string_view text, size_t from, uint32_t line_number, LineRouter& router) {
