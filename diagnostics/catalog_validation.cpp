@@ -296,10 +296,9 @@ bool surely_valid(std::string_view text, const Block& block, const Command& comm
   return true;
 }
 
-void validate_command(std::string_view text, const ParsedDocument& doc, int block_index,
-                      const Command& command, const ActionCatalog& catalog, bool report_missing,
-                      std::vector<Diagnostic>* out) {
-  const Block& block = doc.blocks[block_index];
+void validate_command(std::string_view text, const Block& block, int block_index,
+                      const LineIndex& lines, const Command& command, const ActionCatalog& catalog,
+                      bool report_missing, std::vector<Diagnostic>* out) {
   if (report_missing && surely_valid(text, block, command, catalog)) return;
   CommandView view{block.dialect, command.name, true, {}};
   Located loc{&block, block_index, &command, {}};
@@ -317,7 +316,7 @@ void validate_command(std::string_view text, const ParsedDocument& doc, int bloc
   view.has_action = block.dialect == Dialect::telt || has_action;
   const std::vector<Issue> issues = collect_issues(catalog, view, report_missing);
   for (const Issue& issue : issues) {
-    Diagnostic d = make_diagnostic(issue, loc, block.dialect, text, doc.lines);
+    Diagnostic d = make_diagnostic(issue, loc, block.dialect, text, lines);
     add_fixes(d, issue, issues, view, loc, catalog, text, report_missing);
     out->push_back(std::move(d));
   }
@@ -357,8 +356,14 @@ void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
 void validate_blocks(std::string_view text, const ParsedDocument& doc, const ActionCatalog& catalog,
                      size_t first_block, size_t end_block, std::vector<Diagnostic>* out) {
   for (size_t b = first_block; b < end_block; ++b)
-    for (const Command& c : doc.blocks[b].commands)
-      validate_command(text, doc, static_cast<int>(b), c, catalog, true, out);
+    validate_block(text, doc.blocks[b], b, doc.lines, catalog, out);
+}
+
+void validate_block(std::string_view text, const Block& block, size_t block_index,
+                    const LineIndex& lines, const ActionCatalog& catalog,
+                    std::vector<Diagnostic>* out) {
+  for (const Command& c : block.commands)
+    validate_command(text, block, static_cast<int>(block_index), lines, c, catalog, true, out);
 }
 
 } // namespace blockls

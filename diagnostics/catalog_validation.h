@@ -16,6 +16,11 @@ void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
 // The same for blocks [first_block, end_block) of `doc` only (an incremental re-check).
 void validate_blocks(std::string_view text, const ParsedDocument& doc, const ActionCatalog& catalog,
                      size_t first_block, size_t end_block, std::vector<Diagnostic>* out);
+// What validate_blocks() reports for the one block `block` (number `block_index`); `lines`
+// need index the text only as far as the block's last line.
+void validate_block(std::string_view text, const Block& block, size_t block_index,
+                    const LineIndex& lines, const ActionCatalog& catalog,
+                    std::vector<Diagnostic>* out);
 
 // Type check of one value (nesl's transformToAction rules). Returns "" when the value is
 // acceptable, else the nesl-style message ("Invalid integer value: x", ...).

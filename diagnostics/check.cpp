@@ -44,9 +44,13 @@ bool by_position(const Diagnostic& a, const Diagnostic& b) {
 std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& parsed,
                                 const ActionCatalog& catalog, size_t first_syntax,
                                 size_t end_syntax, size_t first_block, size_t end_block,
-                                std::vector<Diagnostic>* movable_syntax) {
+                                std::vector<Diagnostic>* movable_syntax,
+                                std::vector<Diagnostic>* validated) {
   std::vector<Diagnostic> validation;
-  validate_blocks(text, parsed, catalog, first_block, end_block, &validation);
+  if (validated)
+    validation = std::move(*validated);
+  else
+    validate_blocks(text, parsed, catalog, first_block, end_block, &validation);
   const Diagnostic* syntax = parsed.diagnostics.data() + first_syntax;
   const size_t syntax_count = end_syntax - first_syntax;
   // The stable order is found on small keys (position, then source index: the syntax list
@@ -143,14 +147,32 @@ void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnost
 
 } // namespace check_steps
 
-CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
-                             const CheckOptions& options) {
+namespace {
+
+// Validates each block against the catalog as soon as the parse has closed it (the block is
+// then still in the cache; validating all blocks after the parse reads them all again).
+class ValidateOnClose : public BlockObserver {
+public:
+  explicit ValidateOnClose(const ActionCatalog& catalog) : catalog_(catalog) {}
+  void block_closed(std::string_view text, const ParsedDocument& doc, const LineIndex& lines,
+                    size_t block) override {
+    validate_block(text, doc.blocks[block], block, lines, catalog_, &validation);
+  }
+  std::vector<Diagnostic> validation; // what validate_blocks() reports, in its order
+
+private:
+  const ActionCatalog& catalog_;
+};
+
+// check_parsed(), with the validation of every block of `parsed` given when not null.
+CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
+                                const CheckOptions& options, std::vector<Diagnostic>* validated) {
   const ActionCatalog& catalog = options.catalog ? *options.catalog : ActionCatalog::builtin();
   CheckedDocument out;
   const bool keep = options.keep_parser_diagnostics;
   out.diagnostics =
       check_steps::ordered(text, parsed, catalog, 0, parsed.diagnostics.size(), 0,
-                           parsed.blocks.size(), keep ? nullptr : &parsed.diagnostics);
+                           parsed.blocks.size(), keep ? nullptr : &parsed.diagnostics, validated);
   if (!keep) parsed.diagnostics.clear(); // moved out
   if (auto d = check_steps::invalid_utf8(text, parsed.lines))
     check_steps::insert_document_level(out.diagnostics, std::move(*d));
@@ -160,8 +182,21 @@ CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
   return out;
 }
 
+} // namespace
+
+CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
+                             const CheckOptions& options) {
+  return check_validated(text, std::move(parsed), options, nullptr);
+}
+
 CheckedDocument check_document(std::string_view text, const CheckOptions& options) {
-  return check_parsed(text, parse_document(text, options.parse), options);
+  if (options.parse.observer) // the caller's: validate after the parse
+    return check_parsed(text, parse_document(text, options.parse), options);
+  ValidateOnClose validate(options.catalog ? *options.catalog : ActionCatalog::builtin());
+  ParseOptions parse = options.parse;
+  parse.observer = &validate;
+  ParsedDocument parsed = parse_document(text, parse);
+  return check_validated(text, std::move(parsed), options, &validate.validation);
 }
 
 } // namespace blockls

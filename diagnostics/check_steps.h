@@ -15,11 +15,14 @@ namespace blockls::check_steps {
 // Syntax diagnostics [first_syntax, end_syntax) of `parsed` and the catalog validation of
 // blocks [first_block, end_block), in check order: by line, then first byte; on ties syntax
 // before validation, each in the order found. The syntax diagnostics are copied, or moved out
-// of `movable_syntax` when it is given (it must be &parsed.diagnostics).
+// of `movable_syntax` when it is given (it must be &parsed.diagnostics). `validated`, when
+// given, holds the validation of those blocks already (what validate_blocks() reports, in its
+// order) and is moved from.
 std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& parsed,
                                 const ActionCatalog& catalog, size_t first_syntax,
                                 size_t end_syntax, size_t first_block, size_t end_block,
-                                std::vector<Diagnostic>* movable_syntax = nullptr);
+                                std::vector<Diagnostic>* movable_syntax = nullptr,
+                                std::vector<Diagnostic>* validated = nullptr);
 
 // The document-level INVALID_UTF8 diagnostic of `text`, if it has an invalid byte.
 std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines);

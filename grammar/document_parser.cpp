@@ -160,7 +160,23 @@ public:
     ParseContext ctx{text, &doc_, fence_.open()};
     telt_.finish(ctx, line_count);
     nesl_.finish(ctx, line_count);
+    if (observer_) notify_closed(text, doc_.blocks.size());
     return std::move(doc_);
+  }
+
+  // Tells options.observer of each block as it closes (see BlockObserver); `lines` must index
+  // the text as far as it has been routed.
+  void observe_with(const LineIndex& lines) {
+    observer_ = options_.observer;
+    observed_lines_ = &lines;
+  }
+  // After a line that may have closed a block (not needed after a run, which closes none).
+  void after_routed_line(std::string_view text) {
+    if (!observer_) return;
+    // Only the last block can still be open.
+    const bool open = telt_.in_block() || nesl_.in_block();
+    const size_t closed = doc_.blocks.size() - (open && !doc_.blocks.empty() ? 1 : 0);
+    if (closed > notified_) notify_closed(text, closed);
   }
 
   ParsedDocument& doc() { return doc_; }
@@ -348,8 +364,16 @@ private:
     busy_ = busy;
   }
 
+  void notify_closed(std::string_view text, size_t closed) {
+    for (; notified_ < closed; ++notified_)
+      observer_->block_closed(text, doc_, *observed_lines_, notified_);
+  }
+
   ParseOptions options_;
   ParsedDocument doc_;
+  BlockObserver* observer_ = nullptr; // see observe_with()
+  const LineIndex* observed_lines_ = nullptr;
+  size_t notified_ = 0; // blocks the observer has been told of
   MarkdownFence fence_;
   TeltParser telt_;
   NeslParser nesl_;
@@ -512,6 +536,7 @@ void route_lines(std::string_view text, LineRouter& router, Cursor& lines) {
     if (!router.take_run(text, lines)) return;
     if (!router.fast_line(text, lines.number(), lines.begin(), lines.end(), lines.next()))
       router.on_line(text, lines.line());
+    router.after_routed_line(text);
   } while (lines.advance());
 }
 
@@ -620,6 +645,7 @@ ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   LineIndex lines;
   // Transcripts average ~30 bytes a line: room for that many (more lines grow the index).
   lines.reserve(text.size() / 24 + 2);
+  router.observe_with(lines);
   size_t non_ascii = std::string_view::npos;
   const size_t rest = route_complete_lines(text, 0, &line_number, router, lines, &non_ascii);
   route_last_line(text, rest, line_number, router);

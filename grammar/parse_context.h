@@ -10,25 +10,40 @@
 namespace blockls {
 
 struct LineRef {
-  uint32_t number = 0;  // 0-based
-  size_t begin = 0;     // first byte of the line
-  size_t end = 0;       // end of the line's text, before "\r\n" / "\n"
-  size_t next = 0;      // first byte of the next line (== end for the last line)
-  std::string_view text; // [begin, end): no "\n", no "\r" of a "\r\n"
+  uint32_t number = 0;      // 0-based
+  size_t begin = 0;         // first byte of the line
+  size_t end = 0;           // end of the line's text, before "\r\n" / "\n"
+  size_t next = 0;          // first byte of the next line (== end for the last line)
+  std::string_view text;    // [begin, end): no "\n", no "\r" of a "\r\n"
   bool has_newline = false; // the line is followed by "\n" (false only for the last line)
 };
 
 struct ParseContext {
-  std::string_view text;  // the whole document fed so far (valid only during the call)
+  std::string_view text; // the whole document fed so far (valid only during the call)
   ParsedDocument* out = nullptr;
   // Markdown fence state at the current line (only tracked outside blocks).
   bool inside_fence = false;
+};
+
+class LineIndex;
+
+// Told of each block of a one-shot parse (parse_document) as soon as the parse has closed it,
+// in block order: a closed block does not change any more. A later step that reads every block
+// (catalog validation) can so do its work while the block is still in the cache.
+class BlockObserver {
+public:
+  virtual ~BlockObserver() = default;
+  // `doc.blocks[block]` has closed; `lines` indexes the text at least to its last line.
+  virtual void block_closed(std::string_view text, const ParsedDocument& doc,
+                            const LineIndex& lines, size_t block) = 0;
 };
 
 // Options shared by all dialect parsers.
 struct ParseOptions {
   bool telt = true;
   bool nesl = true;
+  // Only parse_document() tells it (the streaming and the incremental parses do not).
+  BlockObserver* observer = nullptr;
 };
 
 } // namespace blockls
