@@ -115,13 +115,15 @@ size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagno
 }
 
 void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
-           std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block) {
+           std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block,
+           const std::vector<uint32_t>* command_counts) {
   if (verdicts.size() < end_block) verdicts.resize(end_block);
   for (size_t b = first_block; b < end_block; ++b) {
     BlockVerdict& v = verdicts[b];
     v.valid = true; // until an error is found
     v.error_count = v.warning_count = 0;
-    v.command_valid.assign(parsed.blocks[b].commands.size(), true);
+    v.command_valid.assign(command_counts ? (*command_counts)[b] : parsed.blocks[b].commands.size(),
+                           true);
   }
   std::vector<size_t> fatal; // blocks with a block-level error (repeats allowed)
   for (const Diagnostic& d : diagnostics) {
@@ -156,27 +158,32 @@ public:
   explicit ValidateOnClose(const ActionCatalog& catalog) : catalog_(catalog) {}
   void block_closed(std::string_view text, const ParsedDocument& doc, const LineIndex& lines,
                     size_t block) override {
-    validate_block(text, doc.blocks[block], block, lines, catalog_, &validation);
+    const Block& b = doc.blocks[block];
+    validate_block(text, b, block, lines, catalog_, &validation);
+    command_counts.push_back(static_cast<uint32_t>(b.commands.size()));
   }
-  std::vector<Diagnostic> validation; // what validate_blocks() reports, in its order
+  std::vector<Diagnostic> validation;   // what validate_blocks() reports, in its order
+  std::vector<uint32_t> command_counts; // of each block, for judge()
 
 private:
   const ActionCatalog& catalog_;
 };
 
-// check_parsed(), with the validation of every block of `parsed` given when not null.
+// check_parsed(), with the validation (and command counts) of every block of `parsed` given
+// when not null.
 CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
-                                const CheckOptions& options, std::vector<Diagnostic>* validated) {
+                                const CheckOptions& options, ValidateOnClose* validated) {
   const ActionCatalog& catalog = options.catalog ? *options.catalog : ActionCatalog::builtin();
   CheckedDocument out;
   const bool keep = options.keep_parser_diagnostics;
-  out.diagnostics =
-      check_steps::ordered(text, parsed, catalog, 0, parsed.diagnostics.size(), 0,
-                           parsed.blocks.size(), keep ? nullptr : &parsed.diagnostics, validated);
+  out.diagnostics = check_steps::ordered(text, parsed, catalog, 0, parsed.diagnostics.size(), 0,
+                                         parsed.blocks.size(), keep ? nullptr : &parsed.diagnostics,
+                                         validated ? &validated->validation : nullptr);
   if (!keep) parsed.diagnostics.clear(); // moved out
   if (auto d = check_steps::invalid_utf8(text, parsed.lines))
     check_steps::insert_document_level(out.diagnostics, std::move(*d));
-  check_steps::judge(parsed, out.diagnostics, out.verdicts, 0, parsed.blocks.size());
+  check_steps::judge(parsed, out.diagnostics, out.verdicts, 0, parsed.blocks.size(),
+                     validated ? &validated->command_counts : nullptr);
   out.parsed = std::move(parsed);
   out.parser_diagnostics_kept = keep;
   return out;
@@ -196,7 +203,7 @@ CheckedDocument check_document(std::string_view text, const CheckOptions& option
   ParseOptions parse = options.parse;
   parse.observer = &validate;
   ParsedDocument parsed = parse_document(text, parse);
-  return check_validated(text, std::move(parsed), options, &validate.validation);
+  return check_validated(text, std::move(parsed), options, &validate);
 }
 
 } // namespace blockls

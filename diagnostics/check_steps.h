@@ -32,8 +32,11 @@ std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& l
 size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagnostic);
 
 // The verdicts of blocks [first_block, end_block) (resized to cover them) from
-// `diagnostics`, which holds every diagnostic of those blocks.
+// `diagnostics`, which holds every diagnostic of those blocks. `command_counts`, when given,
+// holds the number of commands of every block of `parsed` (so that only blocks with an error
+// need be read).
 void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
-           std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block);
+           std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block,
+           const std::vector<uint32_t>* command_counts = nullptr);
 
 } // namespace blockls::check_steps

@@ -60,17 +60,21 @@ size_t first_high_byte(const char* p, size_t n) {
 // Line starts are found 64 bytes at a time: a block becomes a bit mask of its "\n" bytes, and
 // the mask's first four set bits are written out whether or not they exist (a block of
 // transcript text holds about two line breaks, so a branch per line break would be
-// mispredicted at every block). Starts collect in a buffer on the stack and are copied into
-// the index a batch at a time.
+// mispredicted at every block). Starts are written straight into the index, a batch at a
+// time.
 void LineIndex::append(std::string_view chunk, size_t base, size_t* first_non_ascii) {
   const char* data = chunk.data();
   const size_t size = chunk.size();
   size_t found_high = std::string_view::npos;
-  size_t buffer[kBatchBytes + 4];
   size_t pos = 0;
   while (size - pos >= kBlock) {
     const size_t batch_end = pos + std::min(kBatchBytes, (size - pos) / kBlock * kBlock);
-    size_t* out = buffer;
+    // Room for a start per byte of the batch and the four slots of a block (uninitialised:
+    // see UninitAllocator), given back below.
+    const size_t kept = starts_.size();
+    starts_.resize(kept + (batch_end - pos) + 4);
+    size_t* const first = starts_.data() + kept;
+    size_t* out = first;
     for (; pos < batch_end; pos += kBlock) {
       __builtin_prefetch(data + pos + 2048); // the text is read once, from memory
       unsigned high = 0;
@@ -89,7 +93,7 @@ void LineIndex::append(std::string_view chunk, size_t base, size_t* first_non_as
         mask &= mask - 1;
       }
     }
-    starts_.insert(starts_.end(), buffer, out);
+    starts_.resize(kept + static_cast<size_t>(out - first));
   }
   for (; pos < size; ++pos) {
     if (data[pos] == '\n') starts_.push_back(base + pos + 1);
@@ -154,9 +158,9 @@ LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
                           std::string_view inserted) {
   const uint32_t first = old.line_of(begin); // starts 1..first are <= begin
   const uint32_t last = old.line_of(end);    // starts after `last` are > end
-  const std::vector<size_t>& from = old.starts_;
+  const auto& from = old.starts_;
   LineIndex out;
-  std::vector<size_t>& starts = out.starts_;
+  auto& starts = out.starts_;
   starts.reserve(from.size() + std::count(inserted.begin(), inserted.end(), '\n'));
   // Bulk copies: a keystroke in a large document keeps hundreds of thousands of starts.
   starts.assign(from.begin(), from.begin() + first + 1);

@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace blockls {
@@ -53,9 +56,23 @@ public:
   bool offset_of_utf8(std::string_view text, uint32_t line, size_t column, size_t* offset) const;
 
 private:
+  // std::allocator, except that a value-less construct() leaves the value uninitialised, so
+  // that resize() only makes room: append() writes the starts straight into the index.
+  template <typename T> struct UninitAllocator : std::allocator<T> {
+    using value_type = T;
+    template <typename U> struct rebind { using other = UninitAllocator<U>; };
+    UninitAllocator() = default;
+    template <typename U> UninitAllocator(const UninitAllocator<U>&) noexcept {}
+    template <typename U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+    template <typename U, typename... Args> void construct(U* p, Args&&... args) {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+  };
+  using Starts = std::vector<size_t, UninitAllocator<size_t>>;
+
   friend LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
                                    std::string_view inserted);
-  std::vector<size_t> starts_;
+  Starts starts_;
   size_t ascii_prefix_ = 0;
 };
 
