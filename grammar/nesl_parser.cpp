@@ -386,7 +386,6 @@ void NeslParser::seeking_line(const LineRef& line, ParseContext& ctx) {
 void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyntax& era,
                             const nesl::HeaderMatch& m) {
   const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
-  seen_ids_.prefetch(id); // probed below, after the block is set up
   // Built in place (no temporary Block or Command to move and destroy).
   Block& blk = ctx.out->blocks.emplace_back(ctx.out->allocator());
   blk.dialect = Dialect::nesl;

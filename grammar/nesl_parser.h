@@ -3,6 +3,7 @@
 // lines by DocumentParser; appends blocks and syntax diagnostics (with fixes).
 #pragma once
 
+#include "grammar/id_table.h"
 #include "grammar/nesl_syntax.h"
 #include "grammar/parse_context.h"
 
@@ -159,85 +160,6 @@ private:
     TextEdit header_edit;
     std::vector<TextEdit> edits;
     size_t header_begin = 0;
-  };
-
-  // Block ids seen so far -> the start line of the first block with that id. Ids are short
-  // (a valid one is 2-8 ASCII letters or digits), so each is packed into a 64-bit key of an
-  // open-addressing table: no allocation per block.
-  class IdTable {
-  public:
-    // The first start line of `id`, or nullptr.
-    const uint32_t* find(std::string_view id) const {
-      uint64_t key = 0;
-      if (keys_.empty() || !pack(id, &key)) return nullptr;
-      for (size_t i = slot(key);; i = (i + 1) & (keys_.size() - 1)) {
-        if (keys_[i] == key) return &lines_[i];
-        if (keys_[i] == 0) return nullptr;
-      }
-    }
-    size_t count(std::string_view id) const { return find(id) ? 1 : 0; }
-    // Starts loading the slot of `id` into the cache (the table is probed at random, and a
-    // large one misses the cache): a hint for a find() or emplace() a little later.
-    void prefetch(std::string_view id) const {
-      uint64_t key = 0;
-      if (!keys_.empty() && pack(id, &key)) __builtin_prefetch(&keys_[slot(key)]);
-    }
-    // Room for `ids` ids without growing.
-    void reserve(size_t ids) {
-      size_t slots = 64;
-      while (slots < ids * 2)
-        slots *= 2;
-      if (slots > keys_.size()) rehash(slots);
-    }
-    // Records `id` unless it is there already (the first line is kept).
-    void emplace(std::string_view id, uint32_t line) {
-      uint64_t key = 0;
-      if (!pack(id, &key)) return; // never an id of an opened block
-      if ((size_ + 1) * 2 > keys_.size()) grow();
-      for (size_t i = slot(key);; i = (i + 1) & (keys_.size() - 1)) {
-        if (keys_[i] == key) return;
-        if (keys_[i] == 0) {
-          keys_[i] = key;
-          lines_[i] = line;
-          ++size_;
-          return;
-        }
-      }
-    }
-
-  private:
-    static bool pack(std::string_view id, uint64_t* key) {
-      if (id.empty() || id.size() > 8 || id.find('\0') != std::string_view::npos) return false;
-      uint64_t k = 0;
-      for (size_t i = 0; i < id.size(); ++i)
-        k |= static_cast<uint64_t>(static_cast<unsigned char>(id[i])) << (8 * i);
-      *key = k;
-      return true;
-    }
-    size_t slot(uint64_t key) const {
-      return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & (keys_.size() - 1);
-    }
-    void grow() { rehash(keys_.empty() ? 64 : keys_.size() * 2); }
-    void rehash(size_t slots) {
-      std::vector<uint64_t> keys = std::move(keys_);
-      std::vector<uint32_t> lines = std::move(lines_);
-      keys_.assign(slots, 0);
-      lines_.assign(keys_.size(), 0);
-      size_ = 0;
-      for (size_t i = 0; i < keys.size(); ++i) {
-        if (keys[i] == 0) continue;
-        size_t j = slot(keys[i]);
-        while (keys_[j] != 0)
-          j = (j + 1) & (keys_.size() - 1);
-        keys_[j] = keys[i];
-        lines_[j] = lines[i];
-        ++size_;
-      }
-    }
-
-    std::vector<uint64_t> keys_; // 0 = empty slot (no id packs to 0)
-    std::vector<uint32_t> lines_;
-    size_t size_ = 0;
   };
 
   // True unless the heredoc delimiter surely does not occur in the line. Searches the text
