@@ -10,10 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <optional>
-#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -31,7 +29,8 @@ public:
 
   // The common lines, taken in runs without the general routing: prose no dialect can claim,
   // TELT value lines and NESL heredoc body lines that cannot be syntax. Takes the lines of
-  // `lines` (see LineCursor) from its current one on while the mode allows; each taken line
+  // `lines` (a line cursor: IndexCursor, ScanningCursor) from its current one on while the mode
+  // allows (a cursor hands out complete lines, so a line's break may be read); each taken line
   // has exactly the effect on_line() would have. Returns false when the cursor ran out of
   // lines (or its caller ended the loop), true when it stopped at a line the run did not take
   // (then fast_line() and, failing that, on_line() must route it).
