@@ -59,8 +59,9 @@ public:
     const size_t n = t.size();
     if (lead >= n) return true; // blank
     const char c = t[lead];
-    const bool hash_bang = (t[0] == '#') & (n > 1) & (t[n > 1 ? 1 : 0] == '!');
-    return (c != '-') & ((lead > 0) | ((c != '=') & !hash_bang));
+    const unsigned hash_bang =
+        unsigned{t[0] == '#'} & unsigned{n > 1} & unsigned{t[n > 1 ? 1 : 0] == '!'};
+    return (c != '-') & ((lead > 0) | ((c != '=') & (hash_bang == 0)));
   }
   // End of input (`line_count` lines in all).
   void finish(ParseContext& ctx, uint32_t line_count);
