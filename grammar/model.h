@@ -62,13 +62,14 @@ struct Fix {
 };
 
 struct Parameter {
-  std::string name;     // as written: TELT `CONTENT`, NESL key `content`
+  std::string name; // as written: TELT `CONTENT`, NESL key `content`
+  // The value when it is not the plain source slice (JSON-unescaped string, CRLF heredoc).
+  // (Next to `name`: destroying a parameter reads these two, and only these.)
+  std::string decoded;
   ByteRange name_range; // the name in the source
   ByteRange
       value_range; // the value's source text (TELT value lines, NESL quoted token or heredoc body)
   uint32_t line = 0; // 0-based line of the PARAM delimiter / assignment
-  // The value when it is not the plain source slice (JSON-unescaped string, CRLF heredoc).
-  std::string decoded;
   bool value_is_slice = true;
   // A NESL quoted token without escapes: the value is the token without its two quotes
   // (value_is_slice is false, as the value is not the token itself; decoded stays empty).
