@@ -408,6 +408,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   delim_clear_from_ = delim_clear_until_ = 0;
   params_doc_ = ctx.out;
   params_block_ = block_;
+  param_key_bits_ = 0;
   cascade_ = suspicious_seen_ = mismatched_ = false;
   fence_close_begin_ = npos;
   id_refs_.assign(1, blk.id_range);
@@ -999,7 +1000,7 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
 // Bookkeeping
 
 int NeslParser::find_param(std::string_view key) const {
-  if (!params_doc_ || params_block_ < 0) return -1;
+  if (!params_doc_ || params_block_ < 0 || (param_key_bits_ & key_bit(key)) == 0) return -1;
   const std::pmr::vector<Parameter>& params =
       params_doc_->blocks[static_cast<size_t>(params_block_)].commands.front().params;
   for (size_t i = 0; i < params.size(); ++i)
@@ -1024,6 +1025,7 @@ void NeslParser::store_param(ParseContext& ctx, int index, std::string_view key,
   } else {
     if (c.params.empty()) c.params.reserve(4);
     p = &c.params.emplace_back();
+    param_key_bits_ |= key_bit(key);
     p->name.append(key); // into the empty string: cheaper than assign()
     p->name_range = name_range;
     p->line = line;

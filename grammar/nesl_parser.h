@@ -228,6 +228,15 @@ private:
   // unique per block, and blocks have a handful of keys: a linear scan beats a hash map).
   const ParsedDocument* params_doc_ = nullptr;
   int32_t params_block_ = -1;
+  // One bit (key_bit()) per key of that block's parameters: find_param() compares keys only
+  // when the bit of the key it looks for is set, which for a new key it rarely is.
+  uint64_t param_key_bits_ = 0;
+  static uint64_t key_bit(std::string_view key) {
+    const size_t h = key.empty() ? 0
+                                 : key.size() * 7 + static_cast<unsigned char>(key.front()) +
+                                       static_cast<unsigned char>(key.back()) * 3u;
+    return uint64_t{1} << (h & 63);
+  }
   bool cascade_ = false;         // later errors of this block follow from an earlier one
   bool suspicious_seen_ = false; // a SUSPICIOUS_END explains a later UNCLOSED_BLOCK
   bool mismatched_ = false;
