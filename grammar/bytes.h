@@ -46,21 +46,26 @@ inline bool starts_with_bytes(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && same_bytes(s.substr(0, prefix.size()), prefix);
 }
 
+// 0x80 in each byte of `y` that is zero, 0 in every other byte (exactly: no carry between
+// bytes). For testing several bytes of a word at once: zero_byte_flags(x ^ (c * 0x01...01))
+// flags the bytes of `x` equal to `c`.
+template <typename Word> constexpr Word zero_byte_flags(Word y) {
+  constexpr Word kLow7 = static_cast<Word>(~Word{0} / 0xFF * 0x7F);
+  return static_cast<Word>(~(((y & kLow7) + kLow7) | y | kLow7));
+}
+
 // The number of ' ' and '\t' bytes from `p` on, reading no byte at or after `limit`. Eight
 // bytes at a time (where eight remain): the count ends at the first other byte without a
 // branch per byte, for indentation that varies from line to line.
 inline size_t blank_run(const char* p, const char* limit) {
   size_t count = 0;
   if constexpr (std::endian::native == std::endian::little) {
-    constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
-    // 0x80 in each byte of `y` that is zero, exactly.
-    const auto zero_bytes = [](uint64_t y) { return ~(((y & kLow7) + kLow7) | y | kLow7); };
     while (limit - p >= 8) {
       uint64_t x;
       std::memcpy(&x, p, 8);
       const uint64_t blanks =
-          zero_bytes(x ^ 0x2020202020202020ull) | zero_bytes(x ^ 0x0909090909090909ull);
-      const uint64_t others = ~blanks & ~kLow7;
+          zero_byte_flags(x ^ 0x2020202020202020ull) | zero_byte_flags(x ^ 0x0909090909090909ull);
+      const uint64_t others = ~blanks & 0x8080808080808080ull;
       if (others != 0) return count + static_cast<size_t>(__builtin_ctzll(others) >> 3);
       count += 8;
       p += 8;

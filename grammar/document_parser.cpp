@@ -3,6 +3,8 @@
 // in prose so end-marker fixes can be placed before a fence's closing line.
 #include "grammar/document_parser.h"
 
+#include "grammar/byte_search.h"
+#include "grammar/bytes.h"
 #include "grammar/markdown_fence.h"
 #include "grammar/nesl_parser.h"
 #include "grammar/telt_parser.h"
@@ -12,10 +14,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace blockls {
 namespace {
@@ -92,7 +90,7 @@ public:
     const std::string_view t(text.data() + begin, end - begin);
     switch (mode_) {
     case Mode::prose: {
-      const size_t lead = blank_prefix(t);
+      const size_t lead = blank_run(t.data(), t.data() + t.size());
       if (lead < t.size()) {
         const unsigned char c = static_cast<unsigned char>(t[lead]);
         if (c == '`' || c == '~') {
@@ -244,13 +242,6 @@ private:
   // True when the line closes the Markdown fence around the open block (see route()).
   bool fence_may_close(std::string_view t) const { return fence_watch_ && fence_.closes(t); }
 
-  static size_t blank_prefix(std::string_view t) {
-    size_t i = 0;
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\t'))
-      ++i;
-    return i;
-  }
-
   // Outside blocks, a line whose first non-blank byte (at `lead`) is visible ASCII and begins
   // neither a TELT start or stray end (`#!` or `--` at column 0), nor a NESL header (`#!`
   // after JavaScript whitespace), nor a Markdown fence (`` ` ``, `~`): prose for every dialect.
@@ -312,17 +303,19 @@ private:
   // `~`). Outside blocks such a line is plain prose for every dialect (Markdown headings and
   // bullet lists included).
   static bool is_plain_line(std::string_view line) {
-    if (line.empty()) return true;
-    const unsigned char c = static_cast<unsigned char>(line[0]);
-    if (c >= 0x80 || c <= ' ' || c == '`' || c == '~') return false;
-    if (c == '#') return line.size() < 2 || line[1] != '!';
-    if (c == '-') return line.size() < 2 || line[1] != '-';
-    return true;
+    return line.empty() || plain_start(line[0], line.size() > 1 ? line[1] : '\0');
   }
 
   // is_plain_line() for a line of `n` bytes at `p` that is followed by its line break (so
   // p[n] may be read), without a branch: which prose line is plain is unpredictable.
   static bool is_plain_line_before_break(const char* p, size_t n) {
+    return (n == 0) | plain_start(p[0], p[n > 0 ? 1 : 0]); // p[1]: the break of a 1-byte line
+  }
+
+  // The rule of is_plain_line() for a non-empty line that starts with `first`, `second`
+  // (`second` is neither `!` nor `-` when the line has one byte), by table and without a
+  // branch.
+  static bool plain_start(char first, char second) {
     // First bytes: 0 plain, 1 never plain, 2 `#` (plain unless `!` follows), 3 `-` (plain
     // unless `-` follows).
     static constexpr auto kFirst = [] {
@@ -331,10 +324,8 @@ private:
         t[c] = c >= 0x80 || c <= ' ' || c == '`' || c == '~' ? 1 : c == '#' ? 2 : c == '-' ? 3 : 0;
       return t;
     }();
-    const unsigned kind = kFirst[static_cast<unsigned char>(p[0])];
-    const char second = p[n > 0 ? 1 : 0]; // the line break for a line of one byte
-    return (n == 0) | (kind == 0) | ((kind == 2) & (second != '!')) |
-           ((kind == 3) & (second != '-'));
+    const unsigned kind = kFirst[static_cast<unsigned char>(first)];
+    return (kind == 0) | ((kind == 2) & (second != '!')) | ((kind == 3) & (second != '-'));
   }
 
   void after_line(const LineRef& line) {
@@ -389,7 +380,7 @@ private:
 };
 
 // Finds the line breaks of a buffer 64 bytes at a time: each block becomes a bit mask of its
-// "\n" bytes (SSE2 compares where available), and next() pops the lowest set bit.
+// "\n" bytes (newline_mask), and next() pops the lowest set bit.
 class NewlineScanner {
 public:
   NewlineScanner(std::string_view text, size_t from)
@@ -415,18 +406,11 @@ private:
     if (base_ >= size_) return;
     const char* p = data_ + base_;
     if (size_ - base_ >= 64) {
-#if defined(__SSE2__)
-      const __m128i nl = _mm_set1_epi8('\n');
-      for (int k = 0; k < 4; ++k) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-        mask_ |=
-            static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))))
-            << (16 * k);
-      }
+      unsigned high = 0; // not needed here
+      mask_ = newline_mask(p, &high);
       return;
-#endif
     }
-    const size_t n = std::min<size_t>(64, size_ - base_);
+    const size_t n = size_ - base_;
     for (size_t i = 0; i < n; ++i)
       if (p[i] == '\n') mask_ |= uint64_t{1} << i;
   }

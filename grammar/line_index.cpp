@@ -1,7 +1,8 @@
-// Line starts are collected 64 bytes at a time (SSE2 compares where available); columns are
-// computed on demand per line.
+// Line starts are collected 64 bytes at a time (newline_mask); columns are computed on demand
+// per line.
 #include "grammar/line_index.h"
 
+#include "grammar/byte_search.h"
 #include "grammar/unicode.h"
 
 #include <algorithm>
@@ -9,43 +10,12 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace blockls {
 
 namespace {
 
 constexpr size_t kBlock = 64;        // bytes tested at once
-constexpr size_t kBatchBytes = 2048; // text between two copies into the index
-
-// Bit i set when byte i of the 64 at `p` is "\n". `*any_high` is non-zero when one of the 64
-// bytes is >= 0x80 (found with one OR over the block: its position is rarely needed).
-inline uint64_t newline_mask(const char* p, unsigned* any_high) {
-#if defined(__SSE2__)
-  const __m128i nl = _mm_set1_epi8('\n');
-  uint64_t lf = 0;
-  __m128i all = _mm_setzero_si128();
-  for (int k = 0; k < 4; ++k) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    lf |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))))
-          << (16 * k);
-    all = _mm_or_si128(all, v);
-  }
-  *any_high = static_cast<unsigned>(_mm_movemask_epi8(all));
-  return lf;
-#else
-  uint64_t lf = 0;
-  unsigned hi = 0;
-  for (size_t i = 0; i < kBlock; ++i) {
-    if (p[i] == '\n') lf |= uint64_t{1} << i;
-    hi |= static_cast<unsigned char>(p[i]) >> 7;
-  }
-  *any_high = hi;
-  return lf;
-#endif
-}
+constexpr size_t kBatchBytes = 2048; // text per resize of the index
 
 // Offset of the first byte >= 0x80 among the `n` at `p` (n when there is none).
 size_t first_high_byte(const char* p, size_t n) {

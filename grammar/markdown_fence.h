@@ -2,6 +2,8 @@
 // closes a block opened inside a fence can put the end marker before the fence's closing line.
 #pragma once
 
+#include "grammar/bytes.h"
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -32,13 +34,11 @@ public:
     uint32_t x;
     std::memcpy(&x, line.data(), 4);
     if constexpr (std::endian::native != std::endian::little) x = __builtin_bswap32(x);
-    constexpr uint32_t kLow7 = 0x7F7F7F7Fu;
-    // 0x80 in each byte of `y` that is zero, exactly.
-    const auto zero_bytes = [](uint32_t y) { return ~(((y & kLow7) + kLow7) | y | kLow7); };
-    const uint32_t spaces = zero_bytes(x ^ 0x20202020u);
-    const uint32_t marks = zero_bytes(x ^ (0x01010101u * static_cast<unsigned char>(marker_)));
+    const uint32_t spaces = zero_byte_flags(x ^ 0x20202020u);
+    const uint32_t marks = zero_byte_flags(x ^ (0x01010101u * static_cast<unsigned char>(marker_)));
     // The first byte that is not a space, byte 3 at the latest.
-    const unsigned lead = static_cast<unsigned>(__builtin_ctz((~spaces & ~kLow7) | 0x80000000u));
+    const unsigned lead =
+        static_cast<unsigned>(__builtin_ctz((~spaces & 0x80808080u) | 0x80000000u));
     return ((marks >> lead) & 1u) != 0 && closes_run(line);
   }
 

@@ -88,11 +88,10 @@ public:
     bool more = true;
     for (;;) {
       const size_t b = lines.begin(), e = lines.end();
-      // `#` first (an empty line has its line break there), or a line long enough to hold the
-      // delimiter outside the searched range (on_body_line() searches again): one branch.
+      // `#` first (an empty line has its line break there), or a line that on_body_line()
+      // would search the text again for: one branch.
       const bool hash = text[b] == '#';
-      const bool unsearched = (e - b >= n) & ((b < clear_from) | (e - n >= clear_until));
-      if (hash | unsearched) break;
+      if (hash | outside_delim_search(b, e, n, clear_from, clear_until)) break;
       if (fence_closes(b, e)) break;
       last_begin = b;
       last_end = e;
@@ -167,11 +166,16 @@ private:
   // searched one by one.
   bool may_hold_delim(size_t begin, size_t end, std::string_view text) {
     const size_t n = delim_.size();
-    if (end - begin < n) return false;
-    const size_t last_start = end - n;
-    if (begin >= delim_clear_from_ && last_start < delim_clear_until_) return false;
+    if (!outside_delim_search(begin, end, n, delim_clear_from_, delim_clear_until_)) return false;
     refresh_delim_search(begin, text);
-    return last_start >= delim_clear_until_;
+    return end - n >= delim_clear_until_;
+  }
+  // True when the line [begin, end) is long enough to hold a delimiter of `n` bytes and
+  // reaches outside [clear_from, clear_until), where the last search found none. Without a
+  // branch (it is asked of every heredoc body line).
+  static bool outside_delim_search(size_t begin, size_t end, size_t n, size_t clear_from,
+                                   size_t clear_until) {
+    return (end - begin >= n) & ((begin < clear_from) | (end - n >= clear_until));
   }
   void refresh_delim_search(size_t from, std::string_view text);
 
