@@ -157,19 +157,22 @@ public:
     ParseContext ctx{text, &doc_, fence_.open()};
     telt_.finish(ctx, line_count);
     nesl_.finish(ctx, line_count);
-    if (observer_) notify_closed(text, doc_.blocks.size());
+    if (track_closed_) notify_closed(text, doc_.blocks.size());
     return std::move(doc_);
   }
 
-  // Tells options.observer of each block as it closes (see BlockObserver); `lines` must index
-  // the text as far as it has been routed.
+  // Seals each block as it closes (see seal_block) and tells options.observer of it (see
+  // BlockObserver); `lines` must index the text as far as it has been routed.
   void observe_with(const LineIndex& lines) {
+    track_closed_ = true;
     observer_ = options_.observer;
     observed_lines_ = &lines;
   }
+  // Seals each block as it closes, without an observer.
+  void seal_closed_blocks() { track_closed_ = true; }
   // After a line that may have closed a block (not needed after a run, which closes none).
   void after_routed_line(std::string_view text) {
-    if (!observer_) return;
+    if (!track_closed_) return;
     // Only the last block can still be open.
     const bool open = telt_.in_block() || nesl_.in_block();
     const size_t closed = doc_.blocks.size() - (open && !doc_.blocks.empty() ? 1 : 0);
@@ -355,12 +358,15 @@ private:
   }
 
   void notify_closed(std::string_view text, size_t closed) {
-    for (; notified_ < closed; ++notified_)
-      observer_->block_closed(text, doc_, *observed_lines_, notified_);
+    for (; notified_ < closed; ++notified_) {
+      seal_block(doc_.blocks[notified_], doc_.arena.get());
+      if (observer_) observer_->block_closed(text, doc_, *observed_lines_, notified_);
+    }
   }
 
   ParseOptions options_;
   ParsedDocument doc_;
+  bool track_closed_ = false;         // see observe_with(), seal_closed_blocks()
   BlockObserver* observer_ = nullptr; // see observe_with()
   const LineIndex* observed_lines_ = nullptr;
   size_t notified_ = 0; // blocks the observer has been told of
@@ -430,11 +436,11 @@ private:
 
 // Over lines whose starts are already in a LineIndex (the one-shot and streaming parses find
 // them all first, in one fast pass, and the loop then only reads them).
-class IndexCursor {
+template <typename Start> class IndexCursor {
 public:
   // The complete lines from line `first` on, of the `count` lines `starts` holds (the last of
   // which is the text's incomplete last line).
-  IndexCursor(std::string_view text, const size_t* starts, uint32_t first, uint32_t count)
+  IndexCursor(std::string_view text, const Start* starts, uint32_t first, uint32_t count)
       : data_(text.data()), starts_(starts), number_(first), last_(count - 1) {}
 
   bool start() { return load(); }
@@ -463,7 +469,7 @@ private:
   }
 
   const char* data_;
-  const size_t* starts_;
+  const Start* starts_;
   uint32_t number_;
   uint32_t last_;
   size_t begin_ = 0, end_ = 0, next_ = 0;
@@ -538,10 +544,17 @@ size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_n
     const size_t end = std::min(text.size(), indexed + kStretch);
     lines.append(text.substr(indexed, end - indexed), indexed, non_ascii);
     indexed = end;
-    IndexCursor cursor(text, lines.starts(), number, lines.line_count());
-    route_lines(text, router, cursor);
-    number = cursor.number();
-    routed = cursor.begin();
+    if (lines.wide()) {
+      IndexCursor<size_t> cursor(text, lines.wide_starts(), number, lines.line_count());
+      route_lines(text, router, cursor);
+      number = cursor.number();
+      routed = cursor.begin();
+    } else {
+      IndexCursor<uint32_t> cursor(text, lines.narrow_starts(), number, lines.line_count());
+      route_lines(text, router, cursor);
+      number = cursor.number();
+      routed = cursor.begin();
+    }
   }
   *line_number = number;
   return routed;
@@ -565,7 +578,10 @@ struct DocumentParser::State {
   bool finished = false;
 };
 
-DocumentParser::DocumentParser(ParseOptions options) : state_(std::make_unique<State>(options)) {}
+DocumentParser::DocumentParser(ParseOptions options) : state_(std::make_unique<State>(options)) {
+  state_->router.seal_closed_blocks();
+  if (options.wide_line_index) state_->lines.widen();
+}
 DocumentParser::~DocumentParser() = default;
 DocumentParser::DocumentParser(DocumentParser&&) noexcept = default;
 DocumentParser& DocumentParser::operator=(DocumentParser&&) noexcept = default;
@@ -626,6 +642,7 @@ ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   router.expect_text_bytes(text.size());
   uint32_t line_number = 0;
   LineIndex lines;
+  if (options.wide_line_index) lines.widen();
   // Transcripts average ~30 bytes a line: room for that many (more lines grow the index).
   lines.reserve(text.size() / 24 + 2);
   router.observe_with(lines);

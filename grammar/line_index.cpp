@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace blockls {
 
@@ -31,77 +32,108 @@ size_t first_high_byte(const char* p, size_t n) {
 // the mask's first four set bits are written out whether or not they exist (a block of
 // transcript text holds about two line breaks, so a branch per line break would be
 // mispredicted at every block). Starts are written straight into the index, a batch at a
-// time.
-void LineIndex::append(std::string_view chunk, size_t base, size_t* first_non_ascii) {
-  const char* data = chunk.data();
-  const size_t size = chunk.size();
-  size_t found_high = std::string_view::npos;
-  size_t pos = 0;
+// time. Advances `*pos` over the whole blocks of `data`.
+template <typename T>
+void LineIndex::append_starts(Starts<T>& starts, const char* data, size_t size, size_t base,
+                              size_t* found_high, size_t* pos_io) {
+  size_t pos = *pos_io;
   while (size - pos >= kBlock) {
     const size_t batch_end = pos + std::min(kBatchBytes, (size - pos) / kBlock * kBlock);
     // Room for a start per byte of the batch and the four slots of a block (uninitialised:
     // see UninitAllocator), given back below.
-    const size_t kept = starts_.size();
-    starts_.resize(kept + (batch_end - pos) + 4);
-    size_t* const first = starts_.data() + kept;
-    size_t* out = first;
+    const size_t kept = starts.size();
+    starts.resize(kept + (batch_end - pos) + 4);
+    T* const first = starts.data() + kept;
+    T* out = first;
     for (; pos < batch_end; pos += kBlock) {
       __builtin_prefetch(data + pos + 2048); // the text is read once, from memory
       unsigned high = 0;
       uint64_t mask = newline_mask(data + pos, &high);
-      if (high != 0 && found_high == std::string_view::npos)
-        found_high = pos + first_high_byte(data + pos, kBlock);
+      if (high != 0 && *found_high == std::string_view::npos)
+        *found_high = pos + first_high_byte(data + pos, kBlock);
       const size_t next = base + pos + 1; // the start after a "\n" at block byte 0
       for (int i = 0; i < 4; ++i) {       // a slot is kept only when its bit exists
         // (bit 63 forced on: no test for an empty mask, which std::countr_zero would branch on)
-        *out = next + static_cast<size_t>(__builtin_ctzll(mask | (uint64_t{1} << 63)));
+        *out =
+            static_cast<T>(next + static_cast<size_t>(__builtin_ctzll(mask | (uint64_t{1} << 63))));
         out += mask != 0;
         mask &= mask - 1;
       }
       while (mask != 0) { // more than four line breaks in the block (blank lines)
-        *out++ = next + static_cast<size_t>(__builtin_ctzll(mask));
+        *out++ = static_cast<T>(next + static_cast<size_t>(__builtin_ctzll(mask)));
         mask &= mask - 1;
       }
     }
-    starts_.resize(kept + static_cast<size_t>(out - first));
+    starts.resize(kept + static_cast<size_t>(out - first));
   }
+  *pos_io = pos;
+}
+
+void LineIndex::append(std::string_view chunk, size_t base, size_t* first_non_ascii) {
+  const char* data = chunk.data();
+  const size_t size = chunk.size();
+  // The chunk's last start is at most base + size.
+  if (!wide() && base + size > UINT32_MAX) widen();
+  size_t found_high = std::string_view::npos;
+  size_t pos = 0;
+  if (wide())
+    append_starts(wide_, data, size, base, &found_high, &pos);
+  else
+    append_starts(starts_, data, size, base, &found_high, &pos);
+  const size_t tail = pos; // fewer than 64 bytes
   for (; pos < size; ++pos) {
-    if (data[pos] == '\n') starts_.push_back(base + pos + 1);
-    if (static_cast<unsigned char>(data[pos]) >= 0x80 && found_high == std::string_view::npos)
-      found_high = pos;
+    if (data[pos] != '\n') continue;
+    if (wide())
+      wide_.push_back(base + pos + 1);
+    else
+      starts_.push_back(static_cast<uint32_t>(base + pos + 1));
   }
+  if (found_high == std::string_view::npos &&
+      first_high_byte(data + tail, size - tail) < size - tail)
+    found_high = tail + first_high_byte(data + tail, size - tail);
   if (first_non_ascii && found_high != std::string_view::npos)
     *first_non_ascii = std::min(*first_non_ascii, base + found_high);
 }
 
+void LineIndex::widen() {
+  if (wide()) return;
+  wide_.assign(starts_.begin(), starts_.end());
+  starts_ = Starts<uint32_t>();
+}
+
+template <typename T> uint32_t LineIndex::line_of_in(const Starts<T>& starts, size_t offset) const {
+  auto it = std::upper_bound(starts.begin(), starts.end(), offset,
+                             [](size_t o, T start) { return o < start; });
+  return static_cast<uint32_t>((it - starts.begin()) - 1);
+}
+
 uint32_t LineIndex::line_of(size_t offset) const {
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
-  return static_cast<uint32_t>((it - starts_.begin()) - 1);
+  return wide() ? line_of_in(wide_, offset) : line_of_in(starts_, offset);
 }
 
 size_t LineIndex::line_end(std::string_view text, const LineIndex& index, uint32_t line) {
   if (line + 1 < index.line_count()) {
-    size_t end = index.starts_[line + 1] - 1; // at "\n"
-    if (end > index.starts_[line] && text[end - 1] == '\r') --end;
+    size_t end = index.line_start(line + 1) - 1; // at "\n"
+    if (end > index.line_start(line) && text[end - 1] == '\r') --end;
     return end;
   }
   return text.size();
 }
 
 std::string_view LineIndex::line_text(std::string_view text, uint32_t line) const {
-  const size_t begin = starts_[line];
+  const size_t begin = line_start(line);
   return text.substr(begin, line_end(text, line) - begin);
 }
 
 size_t LineIndex::utf16_column(std::string_view text, size_t offset) const {
-  const size_t begin = starts_[line_of(offset)];
+  const size_t begin = line_start(line_of(offset));
   return unicode::utf16_length(text.substr(begin, offset - begin));
 }
 
 bool LineIndex::offset_of_utf16(std::string_view text, uint32_t line, size_t column,
                                 size_t* offset) const {
   if (line >= line_count()) return false;
-  const size_t begin = starts_[line];
+  const size_t begin = line_start(line);
   const size_t end = line_end(text, line);
   size_t pos = begin;
   size_t units = 0;
@@ -119,28 +151,41 @@ bool LineIndex::offset_of_utf16(std::string_view text, uint32_t line, size_t col
 bool LineIndex::offset_of_utf8(std::string_view text, uint32_t line, size_t column,
                                size_t* offset) const {
   if (line >= line_count()) return false;
-  const size_t begin = starts_[line];
+  const size_t begin = line_start(line);
   *offset = std::min(begin + column, line_end(text, line));
   return true;
 }
 
 LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
                           std::string_view inserted) {
-  const uint32_t first = old.line_of(begin); // starts 1..first are <= begin
-  const uint32_t last = old.line_of(end);    // starts after `last` are > end
-  const auto& from = old.starts_;
-  LineIndex out;
-  auto& starts = out.starts_;
-  starts.reserve(from.size() + std::count(inserted.begin(), inserted.end(), '\n'));
-  // Bulk copies: a keystroke in a large document keeps hundreds of thousands of starts.
-  starts.assign(from.begin(), from.begin() + first + 1);
-  for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
-    starts.push_back(begin + pos + 1);
+  const uint32_t first = old.line_of(begin);             // starts 1..first are <= begin
+  const uint32_t last = old.line_of(end);                // starts after `last` are > end
   const size_t moved_by = begin + inserted.size() - end; // modulo 2^64: may "subtract"
-  const size_t kept = starts.size();
-  starts.resize(kept + (from.size() - last - 1));
-  std::transform(from.begin() + last + 1, from.end(), starts.begin() + static_cast<ptrdiff_t>(kept),
-                 [moved_by](size_t s) { return s + moved_by; });
+  const size_t old_last = old.line_start(old.line_count() - 1);
+  // The largest start of the result: the last old one, moved, or one in the inserted text.
+  const size_t new_last =
+      std::max(old_last > end ? old_last + moved_by : 0, begin + inserted.size());
+  LineIndex out;
+  if (old.wide() || new_last > UINT32_MAX) out.widen();
+  // Bulk copies: a keystroke in a large document keeps hundreds of thousands of starts.
+  const auto edit = [&](const auto& from, auto& starts) {
+    using Start = typename std::decay_t<decltype(starts)>::value_type;
+    starts.reserve(from.size() + std::count(inserted.begin(), inserted.end(), '\n'));
+    starts.assign(from.begin(), from.begin() + first + 1);
+    for (size_t pos = 0; (pos = inserted.find('\n', pos)) != std::string_view::npos; ++pos)
+      starts.push_back(static_cast<Start>(begin + pos + 1));
+    const size_t kept = starts.size();
+    starts.resize(kept + (from.size() - last - 1));
+    std::transform(from.begin() + last + 1, from.end(),
+                   starts.begin() + static_cast<ptrdiff_t>(kept),
+                   [moved_by](size_t s) { return static_cast<Start>(s + moved_by); });
+  };
+  if (!out.wide())
+    edit(old.starts_, out.starts_);
+  else if (old.wide())
+    edit(old.wide_, out.wide_);
+  else
+    edit(old.starts_, out.wide_);
   // The ASCII-prefix hint: kept before the edit; moved with the text after it when the edit
   // lies inside the old prefix and inserts only ASCII; else the unchanged text before it.
   const bool ascii_insert = std::all_of(inserted.begin(), inserted.end(), [](char c) {

@@ -23,9 +23,22 @@ public:
   // (if any): the document parsers learn it on the way (see ascii_prefix()).
   void append(std::string_view chunk, size_t base, size_t* first_non_ascii = nullptr);
   // Room for `lines` line starts in all.
-  void reserve(size_t lines) { starts_.reserve(lines); }
-  // The start of every line, in order (valid until the index changes).
-  const size_t* starts() const { return starts_.data(); }
+  void reserve(size_t lines) {
+    if (wide())
+      wide_.reserve(lines);
+    else
+      starts_.reserve(lines);
+  }
+
+  // Line starts are kept as 32-bit offsets (half the memory to write and read back), until a
+  // start would not fit: the index then holds them as 64-bit offsets from there on. widen()
+  // makes that switch at once (tests use it to run the wide path on small texts).
+  bool wide() const { return !wide_.empty(); }
+  void widen();
+  // The start of every line, in order (valid until the index changes): narrow_starts() while
+  // the index is not wide(), wide_starts() once it is.
+  const uint32_t* narrow_starts() const { return starts_.data(); }
+  const size_t* wide_starts() const { return wide_.data(); }
 
   // Every byte of the indexed text before this offset is ASCII: a hint for checks that would
   // otherwise scan the whole text again (0 when unknown). The document parsers set it, as
@@ -34,8 +47,10 @@ public:
   size_t ascii_prefix() const { return ascii_prefix_; }
   void set_ascii_prefix(size_t bytes) { ascii_prefix_ = bytes; }
 
-  uint32_t line_count() const { return static_cast<uint32_t>(starts_.size()); }
-  size_t line_start(uint32_t line) const { return starts_[line]; }
+  uint32_t line_count() const {
+    return static_cast<uint32_t>(wide() ? wide_.size() : starts_.size());
+  }
+  size_t line_start(uint32_t line) const { return wide() ? wide_[line] : starts_[line]; }
   // 0-based line that contains byte `offset` (offset == text size -> last line).
   uint32_t line_of(size_t offset) const;
 
@@ -48,7 +63,7 @@ public:
 
   // 0-based columns of byte `offset` on its line.
   size_t utf16_column(std::string_view text, size_t offset) const;
-  size_t utf8_column(size_t offset) const { return offset - starts_[line_of(offset)]; }
+  size_t utf8_column(size_t offset) const { return offset - line_start(line_of(offset)); }
 
   // Byte offset of a 0-based (line, column) in UTF-16 or UTF-8 units; columns past the
   // line end clamp to the line end. Returns false when the line does not exist.
@@ -68,11 +83,18 @@ private:
       ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
     }
   };
-  using Starts = std::vector<size_t, UninitAllocator<size_t>>;
+  template <typename T> using Starts = std::vector<T, UninitAllocator<T>>;
+
+  // append()'s block loop, for either width of start.
+  template <typename T>
+  static void append_starts(Starts<T>& starts, const char* data, size_t size, size_t base,
+                            size_t* found_high, size_t* pos);
+  template <typename T> uint32_t line_of_in(const Starts<T>& starts, size_t offset) const;
 
   friend LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,
                                    std::string_view inserted);
-  Starts starts_;
+  Starts<uint32_t> starts_; // while not wide()
+  Starts<size_t> wide_;     // once wide() (then starts_ is empty)
   size_t ascii_prefix_ = 0;
 };
 

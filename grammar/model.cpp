@@ -5,31 +5,52 @@ namespace blockls {
 
 std::string_view dialect_name(Dialect dialect) {
   switch (dialect) {
-  case Dialect::telt: return "telt";
-  case Dialect::nesl: return "nesl";
-  case Dialect::none: return "document";
+  case Dialect::telt:
+    return "telt";
+  case Dialect::nesl:
+    return "nesl";
+  case Dialect::none:
+    return "document";
   }
   return "document";
 }
 
 std::string_view era_name(Era era) {
   switch (era) {
-  case Era::telt: return "telt";
-  case Era::sham: return "sham";
-  case Era::nesl_upper: return "NESL";
-  case Era::nesl: return "nesl";
+  case Era::telt:
+    return "telt";
+  case Era::sham:
+    return "sham";
+  case Era::nesl_upper:
+    return "NESL";
+  case Era::nesl:
+    return "nesl";
   }
   return "nesl";
 }
 
 std::string_view severity_name(Severity severity) {
   switch (severity) {
-  case Severity::block_fatal: return "block_fatal";
-  case Severity::command_error: return "command_error";
-  case Severity::parameter_warning: return "parameter_warning";
-  case Severity::syntax_info: return "syntax_info";
+  case Severity::block_fatal:
+    return "block_fatal";
+  case Severity::command_error:
+    return "command_error";
+  case Severity::parameter_warning:
+    return "parameter_warning";
+  case Severity::syntax_info:
+    return "syntax_info";
   }
   return "block_fatal";
+}
+
+void seal_block(Block& block, const std::pmr::memory_resource* arena) {
+  block.commands.seal_if(arena, [arena](Command& command) {
+    const bool params = command.params.seal_if(
+        arena, [](const Parameter& p) { return string_owns_no_heap(p.name) && p.decoded.empty(); });
+    // An action name too long for the inline buffer is in the arena too.
+    return params &&
+           (string_owns_no_heap(command.name) || command.name.get_allocator().resource() == arena);
+  });
 }
 
 } // namespace blockls

@@ -5,6 +5,7 @@
 
 #include "grammar/arena.h"
 #include "grammar/line_index.h"
+#include "grammar/model_list.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -61,11 +62,37 @@ struct Fix {
   bool operator==(const Fix&) const = default;
 };
 
+// A string that takes one pointer while it is empty: few parameters need a decoded value, and
+// a smaller parameter is less memory for a parse to write.
+class DecodedValue {
+public:
+  DecodedValue() noexcept = default;
+  DecodedValue(const DecodedValue& o) : text_(o.text_ ? new std::string(*o.text_) : nullptr) {}
+  DecodedValue(DecodedValue&&) noexcept = default;
+  DecodedValue& operator=(const DecodedValue& o) { return *this = DecodedValue(o); }
+  DecodedValue& operator=(DecodedValue&&) noexcept = default;
+  DecodedValue& operator=(std::string text) {
+    if (text.empty())
+      text_.reset();
+    else
+      text_ = std::make_unique<std::string>(std::move(text));
+    return *this;
+  }
+
+  bool empty() const { return !text_; }
+  std::string_view view() const { return text_ ? std::string_view(*text_) : std::string_view(); }
+  bool operator==(const DecodedValue& o) const { return view() == o.view(); }
+
+private:
+  std::unique_ptr<std::string> text_; // null while empty
+};
+
 struct Parameter {
   std::string name; // as written: TELT `CONTENT`, NESL key `content`
   // The value when it is not the plain source slice (JSON-unescaped string, CRLF heredoc).
-  // (Next to `name`: destroying a parameter reads these two, and only these.)
-  std::string decoded;
+  // A parameter whose name fits the inline buffer and that has no decoded value frees nothing
+  // when destroyed: the parse seals its list (see ModelList, seal_block).
+  DecodedValue decoded;
   ByteRange name_range; // the name in the source
   ByteRange
       value_range; // the value's source text (TELT value lines, NESL quoted token or heredoc body)
@@ -83,25 +110,27 @@ struct Parameter {
   std::string_view value(std::string_view text) const {
     if (value_is_slice) return slice(text, value_range);
     if (value_in_quotes) return text.substr(value_range.begin + 1, value_range.size() - 2);
-    return decoded;
+    return decoded.view();
   }
 };
 
 struct Command {
-  std::string name;     // TELT: NAME of `=== NAME ===`; NESL: the `action` value ("" when absent)
+  // TELT: NAME of `=== NAME ===`; NESL: the `action` value ("" when absent). In the arena,
+  // like the parameters: action names are often too long for the string's inline buffer.
+  std::pmr::string name;
   ByteRange name_range; // TELT: NAME; NESL: the action's value token (empty when absent)
   uint32_t line = 0;    // 0-based: TELT command line; NESL: the block's start line
   // Source order; TELT repeats stay separate, NESL keys are unique.
-  std::pmr::vector<Parameter> params;
+  ModelList<Parameter> params;
 
   // Allocator-aware, so that a block's command list builds its commands in its own arena.
   using allocator_type = ModelAllocator;
   Command() = default;
-  explicit Command(const allocator_type& alloc) : params(alloc) {}
+  explicit Command(const allocator_type& alloc) : name(alloc), params(alloc) {}
   Command(const Command& o, const allocator_type& alloc)
-      : name(o.name), name_range(o.name_range), line(o.line), params(o.params, alloc) {}
+      : name(o.name, alloc), name_range(o.name_range), line(o.line), params(o.params, alloc) {}
   Command(Command&& o, const allocator_type& alloc)
-      : name(std::move(o.name)), name_range(o.name_range), line(o.line),
+      : name(std::move(o.name), alloc), name_range(o.name_range), line(o.line),
         params(std::move(o.params), alloc) {}
   Command(const Command&) = default;
   Command(Command&&) noexcept = default;
@@ -117,7 +146,7 @@ struct Block {
   uint32_t start_line = 0;          // 0-based
   std::optional<uint32_t> end_line; // 0-based; nullopt while/when unclosed
   ByteRange range;                  // from the start line to the end of the last line it owns
-  std::pmr::vector<Command> commands;
+  ModelList<Command> commands;
   // Markdown fence around the start line, if any (used to place "insert end marker" fixes).
   std::optional<uint32_t> fence_close_line; // first line after the start that closes that fence
 
@@ -127,6 +156,11 @@ struct Block {
   // within their document (or with its arena, see ParsedDocument).
   explicit Block(const ModelAllocator& alloc) : commands(alloc) {}
 };
+
+// Seals the block's command list and each command's parameter list that live in `arena` and
+// whose elements free nothing when destroyed (see ModelList): destroying the document then
+// skips them. Called by the parser once the block is complete, while it is still in the cache.
+void seal_block(Block& block, const std::pmr::memory_resource* arena);
 
 struct Diagnostic {
   std::string_view code; // a static name from diagnostics/codes (e.g. "HASH_MISMATCH")

@@ -1001,7 +1001,7 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
 
 int NeslParser::find_param(std::string_view key) const {
   if (!params_doc_ || params_block_ < 0 || (param_key_bits_ & key_bit(key)) == 0) return -1;
-  const std::pmr::vector<Parameter>& params =
+  const ModelList<Parameter>& params =
       params_doc_->blocks[static_cast<size_t>(params_block_)].commands.front().params;
   for (size_t i = 0; i < params.size(); ++i)
     if (same_bytes(params[i].name, key)) return static_cast<int>(i);

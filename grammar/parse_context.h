@@ -44,6 +44,9 @@ struct ParseOptions {
   bool nesl = true;
   // Only parse_document() tells it (the streaming and the incremental parses do not).
   BlockObserver* observer = nullptr;
+  // Index line starts as 64-bit offsets from the first line on (see LineIndex::wide()), as a
+  // parse does by itself once the text passes 4 GiB: lets tests run that path on small texts.
+  bool wide_line_index = false;
 };
 
 } // namespace blockls

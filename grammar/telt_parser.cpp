@@ -214,7 +214,7 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
 
 void TeltParser::open_command(const LineRef& line, const telt::CommandLine& command,
                               ParseContext& ctx) {
-  std::pmr::vector<Command>& commands = block(ctx).commands;
+  std::pmr::vector<Command>& commands = block(ctx).commands.mutable_vector();
   if (commands.empty()) commands.reserve(3); // blocks have one to three commands: one allocation
   Command& c = commands.emplace_back();
   c.name.append(line.text.substr(command.name_begin, command.name_end - command.name_begin));
@@ -356,7 +356,7 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
 void TeltParser::open_parameter(const LineRef& line, const telt::DelimiterLine& d,
                                 std::string_view name, ParseContext& ctx) {
   // Built in place; room for a few parameters at once (commands have two or three).
-  std::pmr::vector<Parameter>& params = block(ctx).commands.back().params;
+  std::pmr::vector<Parameter>& params = block(ctx).commands.back().params.mutable_vector();
   if (params.empty()) params.reserve(4);
   Parameter& p = params.emplace_back();
   p.name.append(name); // into the new, empty string: cheaper than assign()

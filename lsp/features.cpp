@@ -305,7 +305,7 @@ json document_symbols(const FeatureContext& ctx) {
     json children = json::array();
     for (size_t c = 0; c < block.commands.size(); ++c) {
       const Command& command = block.commands[c];
-      std::string name = command.name.empty() ? "(no action)" : command.name;
+      std::string name = command.name.empty() ? "(no action)" : std::string(command.name);
       const int ci = static_cast<int>(c);
       while (next < actions.size() && (actions[next].block < bi ||
                                        (actions[next].block == bi && actions[next].command < ci)))

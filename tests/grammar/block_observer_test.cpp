@@ -22,7 +22,8 @@ std::string block_signature(std::string_view text, const Block& b) {
                   (b.end_line ? std::to_string(*b.end_line) : "-") + "|" +
                   std::to_string(b.range.begin) + "-" + std::to_string(b.range.end);
   for (const Command& c : b.commands) {
-    s += "\n  " + c.name + "@" + std::to_string(c.line) + ":" + std::to_string(c.name_range.begin);
+    s += "\n  " + std::string(c.name) + "@" + std::to_string(c.line) + ":" +
+         std::to_string(c.name_range.begin);
     for (const Parameter& p : c.params)
       s += "\n    " + p.name + "@" + std::to_string(p.line) + "=" + std::string(p.value(text)) +
            "[" + std::to_string(p.value_range.begin) + "-" + std::to_string(p.value_range.end) +

@@ -5,7 +5,6 @@
 #include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>
-
 #include <random>
 
 using blockls::DocumentParser;
@@ -56,7 +55,8 @@ TEST_CASE("random multi-splits and byte-at-a-time feeding give the one-shot resu
     for (int round = 0; round < 20; ++round) {
       std::vector<size_t> cuts;
       const size_t pieces = 1 + rng() % 8;
-      for (size_t i = 0; i < pieces && n > 0; ++i) cuts.push_back(rng() % (n + 1));
+      for (size_t i = 0; i < pieces && n > 0; ++i)
+        cuts.push_back(rng() % (n + 1));
       std::sort(cuts.begin(), cuts.end());
       const nlohmann::json got = stream_parse(input.text, cuts);
       if (got != expected) {
@@ -66,10 +66,30 @@ TEST_CASE("random multi-splits and byte-at-a-time feeding give the one-shot resu
     }
     if (n <= 6000) {
       std::vector<size_t> every;
-      for (size_t i = 1; i < n; ++i) every.push_back(i);
+      for (size_t i = 1; i < n; ++i)
+        every.push_back(i);
       const nlohmann::json got = stream_parse(input.text, every);
       INFO(input.name << " byte at a time");
       REQUIRE(got.dump(1) == expected.dump(1));
     }
+  }
+}
+
+TEST_CASE("a wide line index (as past 4 GiB) gives the same parse", "[chunks]") {
+  blockls::ParseOptions wide;
+  wide.wide_line_index = true;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    INFO(input.name);
+    const nlohmann::json expected = test::dump(input.text, parse_document(input.text));
+    const blockls::ParsedDocument one_shot = parse_document(input.text, wide);
+    REQUIRE(one_shot.lines.wide());
+    REQUIRE(test::dump(input.text, one_shot).dump(1) == expected.dump(1));
+    DocumentParser parser(wide);
+    const size_t half = input.text.size() / 2;
+    parser.feed(std::string_view(input.text).substr(0, half));
+    parser.feed(std::string_view(input.text).substr(half));
+    const blockls::ParsedDocument streamed = parser.finish();
+    REQUIRE(streamed.lines.wide());
+    REQUIRE(test::dump(parser.text(), streamed).dump(1) == expected.dump(1));
   }
 }

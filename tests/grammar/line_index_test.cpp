@@ -2,6 +2,7 @@
 #include "grammar/line_index.h"
 
 #include <catch2/catch.hpp>
+#include <string>
 
 using blockls::edit_line_index;
 using blockls::LineIndex;
@@ -91,4 +92,84 @@ TEST_CASE("the line index after an edit equals a fresh index of the new text", "
             REQUIRE(edited.line_start(l) == fresh.line_start(l));
         }
   }
+}
+
+namespace {
+
+// Every answer of `a` equals `b`'s over `text`.
+void require_same_index(const std::string& text, const LineIndex& a, const LineIndex& b) {
+  REQUIRE(a.line_count() == b.line_count());
+  for (uint32_t l = 0; l < a.line_count(); ++l) {
+    REQUIRE(a.line_start(l) == b.line_start(l));
+    REQUIRE(a.line_text(text, l) == b.line_text(text, l));
+    size_t x = 0, y = 0;
+    REQUIRE(a.offset_of_utf16(text, l, 2, &x));
+    REQUIRE(b.offset_of_utf16(text, l, 2, &y));
+    REQUIRE(x == y);
+  }
+  for (size_t offset = 0; offset <= text.size(); ++offset) {
+    REQUIRE(a.line_of(offset) == b.line_of(offset));
+    REQUIRE(a.utf16_column(text, offset) == b.utf16_column(text, offset));
+    REQUIRE(a.utf8_column(offset) == b.utf8_column(offset));
+  }
+}
+
+} // namespace
+
+TEST_CASE("a wide index (64-bit starts) answers like the narrow one", "[line_index]") {
+  std::string long_text;
+  for (int i = 0; i < 300; ++i) // several 64-byte blocks, blank lines, CRLF, non-ASCII
+    long_text += (i % 7 == 0 ? "\n\n\n\n\n\n" : "") + std::string(i % 90, 'x') +
+                 (i % 3 ? "h\xC3\xA9\xF0\x9F\x98\x80" : "") + (i % 2 ? "\r\n" : "\n");
+  const std::string texts[] = {"", "a", "ab\r\ncd\re\n\nlast", long_text};
+  for (const std::string& text : texts) {
+    const LineIndex narrow(text);
+    REQUIRE_FALSE(narrow.wide());
+    LineIndex wide;
+    wide.widen();
+    wide.append(text, 0);
+    REQUIRE(wide.wide());
+    require_same_index(text, wide, narrow);
+    // Widening midway keeps the starts found so far.
+    for (size_t split : {size_t{0}, text.size() / 3, text.size()}) {
+      LineIndex parts;
+      parts.append(std::string_view(text).substr(0, split), 0);
+      parts.widen();
+      parts.append(std::string_view(text).substr(split), split);
+      require_same_index(text, parts, narrow);
+    }
+    // Edits of a wide index stay wide and exact.
+    const std::string next = "\xC3\xA9\n" + text;
+    const LineIndex edited = edit_line_index(wide, 0, 0, "\xC3\xA9\n");
+    REQUIRE(edited.wide());
+    require_same_index(next, edited, LineIndex(next));
+  }
+}
+
+TEST_CASE("line starts past 4 GiB switch the index to 64-bit starts", "[line_index]") {
+  constexpr size_t k4G = size_t{1} << 32;
+  // A chunk that starts just before 4 GiB (as in a text that large), without the text.
+  LineIndex idx;
+  idx.append("ab\n", 0);
+  REQUIRE_FALSE(idx.wide());
+  idx.append("x\ny\nz", k4G - 3);
+  REQUIRE(idx.wide());
+  REQUIRE(idx.line_count() == 4);
+  CHECK(idx.line_start(1) == 3);
+  CHECK(idx.line_start(2) == k4G - 1);
+  CHECK(idx.line_start(3) == k4G + 1);
+  CHECK(idx.line_of(k4G + 1) == 3);
+  CHECK(idx.line_of(k4G) == 2);
+  CHECK(idx.line_of(k4G - 2) == 1);
+
+  // An edit that moves the last start past 4 GiB widens the result.
+  LineIndex narrow;
+  narrow.append("ab\n", 0);
+  narrow.append("cd\n", k4G - 4); // its last start is exactly 2^32 - 1: still narrow
+  REQUIRE_FALSE(narrow.wide());
+  REQUIRE(narrow.line_start(2) == k4G - 1);
+  const LineIndex moved = edit_line_index(narrow, 0, 0, "xy");
+  REQUIRE(moved.wide());
+  CHECK(moved.line_start(1) == 5);
+  CHECK(moved.line_start(2) == k4G + 1);
 }
