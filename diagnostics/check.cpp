@@ -116,14 +116,19 @@ size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagno
 
 void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
            std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block,
-           const std::vector<uint32_t>* command_counts) {
-  if (verdicts.size() < end_block) verdicts.resize(end_block);
+           const CommandLines* command_lines) {
+  const auto command_count = [&](size_t b) {
+    return command_lines ? command_lines->command_count(b) : parsed.blocks[b].commands.size();
+  };
+  // Verdicts past the end are built in place (one pass over them, not a resize and a second).
+  const size_t kept_end = std::min(std::max(verdicts.size(), first_block), end_block);
+  if (verdicts.size() < first_block) verdicts.resize(first_block);
+  verdicts.reserve(end_block);
   for (size_t b = first_block; b < end_block; ++b) {
-    BlockVerdict& v = verdicts[b];
+    BlockVerdict& v = b < kept_end ? verdicts[b] : verdicts.emplace_back();
     v.valid = true; // until an error is found
     v.error_count = v.warning_count = 0;
-    v.command_valid.assign(command_counts ? (*command_counts)[b] : parsed.blocks[b].commands.size(),
-                           true);
+    v.command_valid.assign(command_count(b), true);
   }
   std::vector<size_t> fatal; // blocks with a block-level error (repeats allowed)
   for (const Diagnostic& d : diagnostics) {
@@ -137,7 +142,8 @@ void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnost
     }
     ++v.error_count;
     v.valid = false;
-    const int command = command_of_line(parsed.blocks[d.block], d.line);
+    const int command = command_lines ? command_lines->command_of_line(d.block, d.line)
+                                      : command_of_line(parsed.blocks[d.block], d.line);
     if (d.severity == Severity::block_fatal || command < 0)
       fatal.push_back(static_cast<size_t>(d.block));
     else
@@ -160,10 +166,10 @@ public:
                     size_t block) override {
     const Block& b = doc.blocks[block];
     validate_block(text, b, block, lines, catalog_, &validation);
-    command_counts.push_back(static_cast<uint32_t>(b.commands.size()));
+    command_lines.add_block(b);
   }
-  std::vector<Diagnostic> validation;   // what validate_blocks() reports, in its order
-  std::vector<uint32_t> command_counts; // of each block, for judge()
+  std::vector<Diagnostic> validation;      // what validate_blocks() reports, in its order
+  check_steps::CommandLines command_lines; // for judge()
 
 private:
   const ActionCatalog& catalog_;
@@ -183,7 +189,7 @@ CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
   if (auto d = check_steps::invalid_utf8(text, parsed.lines))
     check_steps::insert_document_level(out.diagnostics, std::move(*d));
   check_steps::judge(parsed, out.diagnostics, out.verdicts, 0, parsed.blocks.size(),
-                     validated ? &validated->command_counts : nullptr);
+                     validated ? &validated->command_lines : nullptr);
   out.parsed = std::move(parsed);
   out.parser_diagnostics_kept = keep;
   return out;

@@ -31,12 +31,37 @@ std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& l
 // same position (where check_document puts it); returns its index.
 size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagnostic);
 
+// The line of each command of each block of a document, in block order: recorded while the
+// parse has each block in the cache (see check_document), so that judge() need not read the
+// blocks again (a cache miss or two for every block with an error).
+class CommandLines {
+public:
+  void add_block(const Block& block) {
+    for (const Command& c : block.commands)
+      lines_.push_back(c.line);
+    block_end_.push_back(static_cast<uint32_t>(lines_.size()));
+  }
+  size_t blocks() const { return block_end_.size(); }
+  size_t command_count(size_t block) const { return block_end_[block] - begin(block); }
+  // Which command of `block` a diagnostic on `line` belongs to (-1: before the first one).
+  int command_of_line(size_t block, uint32_t line) const {
+    int found = -1;
+    for (uint32_t i = begin(block); i < block_end_[block]; ++i)
+      if (lines_[i] <= line) found = static_cast<int>(i - begin(block));
+    return found;
+  }
+
+private:
+  uint32_t begin(size_t block) const { return block == 0 ? 0 : block_end_[block - 1]; }
+  std::vector<uint32_t> lines_;     // every command's line
+  std::vector<uint32_t> block_end_; // block b's commands end at lines_[block_end_[b]]
+};
+
 // The verdicts of blocks [first_block, end_block) (resized to cover them) from
-// `diagnostics`, which holds every diagnostic of those blocks. `command_counts`, when given,
-// holds the number of commands of every block of `parsed` (so that only blocks with an error
-// need be read).
+// `diagnostics`, which holds every diagnostic of those blocks. `command_lines`, when given,
+// covers every block of `parsed` (which judge() then does not read).
 void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
            std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block,
-           const std::vector<uint32_t>* command_counts = nullptr);
+           const CommandLines* command_lines = nullptr);
 
 } // namespace blockls::check_steps
