@@ -181,11 +181,15 @@ bool ActionCatalog::merge_schema_yaml(std::string_view yaml, std::string* error)
 void ActionCatalog::reindex() {
   nesl_index_.clear();
   telt_index_.clear();
+  required_masks_.assign(actions_.size(), 0);
   for (size_t i = 0; i < actions_.size(); ++i) {
     for (const std::string& n : actions_[i].nesl_names)
       nesl_index_.emplace(n, i);
     for (const std::string& n : actions_[i].telt_names)
       telt_index_.emplace(n, i);
+    const std::vector<ParamSpec>& params = actions_[i].params;
+    for (size_t p = 0; p < params.size() && p < 64; ++p)
+      if (params[p].required) required_masks_[i] |= uint64_t{1} << p;
   }
 }
 

@@ -47,6 +47,11 @@ public:
   const std::vector<ActionSpec>& actions() const { return actions_; }
   const ActionSpec* find_nesl(std::string_view name) const;
   const ActionSpec* find_telt(std::string_view name) const;
+  // Bit i set when parameter i of `spec` (an action of this catalog with at most 64
+  // parameters) is required: one test for all of them in the validation of each command.
+  uint64_t required_mask(const ActionSpec& spec) const {
+    return required_masks_[static_cast<size_t>(&spec - actions_.data())];
+  }
 
 private:
   // Name -> index in actions_: open addressing over a hash of the name's length and its first
@@ -72,13 +77,14 @@ private:
     std::vector<Slot> slots_; // size a power of two, at most half full
     size_t size_ = 0;
   };
-  // Rebuilds the name indexes after actions_ changed (the first action with a name wins, as
-  // a scan in order would find it).
+  // Rebuilds the name indexes and the required masks after actions_ changed (the first
+  // action with a name wins, as a scan in order would find it).
   void reindex();
 
   std::vector<ActionSpec> actions_;
-  NameIndex nesl_index_; // NESL name -> index in actions_
-  NameIndex telt_index_; // TELT name -> index in actions_
+  NameIndex nesl_index_;                 // NESL name -> index in actions_
+  NameIndex telt_index_;                 // TELT name -> index in actions_
+  std::vector<uint64_t> required_masks_; // of each action (see required_mask())
 };
 
 } // namespace blockls

@@ -271,10 +271,9 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
 bool surely_valid(std::string_view text, const Block& block, const Command& command,
                   const ActionCatalog& catalog) {
   const bool telt = block.dialect == Dialect::telt;
-  bool has_action = telt;
-  for (const Parameter& p : command.params)
-    if (!telt && is_action_key(p.name)) has_action = true;
-  if (!has_action) return false;
+  // A NESL command without an `action` key has no name (then, or with an empty action, the
+  // full rules decide): no loop over the parameters to look for the key.
+  if (!telt && command.name.empty()) return false;
   const ActionSpec* spec = find_action(catalog, block.dialect, command.name);
   if (!spec || spec->params.size() > 64) return false;
   uint64_t seen = 0;
@@ -291,9 +290,8 @@ bool surely_valid(std::string_view text, const Block& block, const Command& comm
     if (telt && (seen & bit) != 0) return false;
     seen |= bit;
   }
-  for (size_t i = 0; i < spec->params.size(); ++i)
-    if (spec->params[i].required && (seen & (uint64_t{1} << i)) == 0) return false;
-  return true;
+  const uint64_t required = catalog.required_mask(*spec);
+  return (seen & required) == required;
 }
 
 void validate_command(std::string_view text, const Block& block, int block_index,

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory_resource>
 #include <string>
 #include <utility>
@@ -21,11 +22,13 @@
 namespace blockls {
 
 // True when `s` keeps its characters inside the object (small-string optimisation), so that
-// destroying it frees nothing. (libstdc++: a string on the heap always has a larger capacity
-// than the inline buffer's.)
+// destroying it frees nothing. Tested on the address, without a branch (which string is short
+// varies from parameter to parameter).
 template <typename Alloc>
 bool string_owns_no_heap(const std::basic_string<char, std::char_traits<char>, Alloc>& s) {
-  return s.capacity() <= std::string().capacity();
+  const auto object = reinterpret_cast<uintptr_t>(&s);
+  const auto chars = reinterpret_cast<uintptr_t>(s.data());
+  return (chars >= object) & (chars < object + sizeof(s));
 }
 
 template <typename T> class ModelList {

@@ -395,6 +395,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   blk.start_line = line.number;
   blk.range = {line.begin, line.end};
   Command& c = blk.commands.emplace_back();
+  c.params.reserve(4); // here, not at the first parameter: no test per parameter
   c.line = line.number;
   c.name_range = {line.begin, line.begin};
   block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
@@ -1023,7 +1024,6 @@ void NeslParser::store_param(ParseContext& ctx, int index, std::string_view key,
   if (index >= 0) {
     p = &c.params[static_cast<size_t>(index)];
   } else {
-    if (c.params.empty()) c.params.reserve(4);
     p = &c.params.emplace_back();
     param_key_bits_ |= key_bit(key);
     p->name.append(key); // into the empty string: cheaper than assign()

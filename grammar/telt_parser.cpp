@@ -113,6 +113,7 @@ bool TeltParser::try_start(const LineRef& line, ParseContext& ctx) {
 void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx) {
   // Built in place (no temporary Block to move and destroy).
   Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator());
+  b.commands.reserve(3); // blocks have one to three commands: one allocation
   b.dialect = Dialect::telt;
   b.era = Era::telt;
   b.id.append(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
@@ -215,8 +216,9 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
 void TeltParser::open_command(const LineRef& line, const telt::CommandLine& command,
                               ParseContext& ctx) {
   std::pmr::vector<Command>& commands = block(ctx).commands.mutable_vector();
-  if (commands.empty()) commands.reserve(3); // blocks have one to three commands: one allocation
   Command& c = commands.emplace_back();
+  // Built in place; room for a few parameters at once (commands have two or three).
+  c.params.reserve(4);
   c.name.append(line.text.substr(command.name_begin, command.name_end - command.name_begin));
   c.name_range = {line.begin + command.name_begin, line.begin + command.name_end};
   c.line = line.number;
@@ -355,9 +357,7 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
 
 void TeltParser::open_parameter(const LineRef& line, const telt::DelimiterLine& d,
                                 std::string_view name, ParseContext& ctx) {
-  // Built in place; room for a few parameters at once (commands have two or three).
   std::pmr::vector<Parameter>& params = block(ctx).commands.back().params.mutable_vector();
-  if (params.empty()) params.reserve(4);
   Parameter& p = params.emplace_back();
   p.name.append(name); // into the new, empty string: cheaper than assign()
   p.name_range = {line.begin + d.name_begin, line.begin + d.name_end};
