@@ -416,3 +416,20 @@ TEST_CASE("random TELT-ish documents: ranges in bounds, fixes remove only their 
     }
   }
 }
+
+TEST_CASE("a command or parameter name is an upper-case letter, then A-Z, 0-9 or _", "[telt]") {
+  using blockls::telt::is_valid_name;
+  for (const char* ok : {"A", "END", "CONTENT", "FILE_WRITE", "OLD_TEXT_2", "ABCDEFGHIJKLMNOP",
+                         "ABCDEFGHIJKLMNOPQ", "A_VERY_LONG_PARAMETER_NAME_0123456789"})
+    CHECK(is_valid_name(ok));
+  for (const char* bad : {"", "a", "_A", "1A", "Ab", "AB-C", "ABC ", "ABCDEFGHIJKLMNOp",
+                          "ABCDEFGHIJKLMNOPq", "A_VERY_LONG_PARAMETER_NAME_012345678x"})
+    CHECK_FALSE(is_valid_name(bad));
+  // Every position of a 16-byte name is tested, and none past it.
+  for (size_t at = 0; at < 16; ++at) {
+    std::string name(16, 'X');
+    name[at] = '-';
+    CHECK_FALSE(is_valid_name(name));
+    CHECK(is_valid_name(std::string_view(name).substr(0, at == 0 ? 1 : at)) == (at != 0));
+  }
+}
