@@ -544,17 +544,15 @@ size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_n
     const size_t end = std::min(text.size(), indexed + kStretch);
     lines.append(text.substr(indexed, end - indexed), indexed, non_ascii);
     indexed = end;
-    if (lines.wide()) {
-      IndexCursor<size_t> cursor(text, lines.wide_starts(), number, lines.line_count());
+    const auto route_stretch = [&](auto cursor) {
       route_lines(text, router, cursor);
       number = cursor.number();
       routed = cursor.begin();
-    } else {
-      IndexCursor<uint32_t> cursor(text, lines.narrow_starts(), number, lines.line_count());
-      route_lines(text, router, cursor);
-      number = cursor.number();
-      routed = cursor.begin();
-    }
+    };
+    if (lines.wide())
+      route_stretch(IndexCursor<size_t>(text, lines.wide_starts(), number, lines.line_count()));
+    else
+      route_stretch(IndexCursor<uint32_t>(text, lines.narrow_starts(), number, lines.line_count()));
   }
   *line_number = number;
   return routed;
