@@ -174,7 +174,8 @@ public:
   void after_routed_line(std::string_view text) {
     if (!track_closed_) return;
     // Only the last block can still be open.
-    const bool open = telt_.in_block() | nesl_.in_block(); // (no branch: both are cheap)
+    // (No branch: both tests are cheap.)
+    const bool open = (int{telt_.in_block()} | int{nesl_.in_block()}) != 0;
     const size_t closed = doc_.blocks.size() - (open && !doc_.blocks.empty() ? 1 : 0);
     if (closed > notified_) notify_closed(text, closed);
   }

@@ -45,8 +45,9 @@ std::string_view severity_name(Severity severity) {
 
 void seal_block(Block& block, const std::pmr::memory_resource* arena) {
   block.commands.seal_if(arena, [arena](Command& command) {
-    const bool params = command.params.seal_if(
-        arena, [](const Parameter& p) { return string_owns_no_heap(p.name) & p.decoded.empty(); });
+    const bool params = command.params.seal_if(arena, [](const Parameter& p) {
+      return (int{string_owns_no_heap(p.name)} & int{p.decoded.empty()}) != 0;
+    });
     // An action name too long for the inline buffer is in the arena too.
     return params &&
            (string_owns_no_heap(command.name) || command.name.get_allocator().resource() == arena);
