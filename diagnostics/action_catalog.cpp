@@ -208,8 +208,12 @@ const ActionSpec* ActionCatalog::find_telt(std::string_view name) const {
 uint64_t ActionCatalog::NameIndex::hash(std::string_view name) {
   uint64_t head = 0, tail = 0;
   const size_t n = name.size();
-  if (n > 0) std::memcpy(&head, name.data(), n < 8 ? n : 8);
-  if (n > 8) std::memcpy(&tail, name.data() + n - 8, 8);
+  if (n >= 8) { // most action names: two fixed-size loads (they overlap below 16 bytes)
+    std::memcpy(&head, name.data(), 8);
+    std::memcpy(&tail, name.data() + n - 8, 8);
+  } else if (n > 0) {
+    std::memcpy(&head, name.data(), n);
+  }
   uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ull) ^ n) * 0xFF51AFD7ED558CCDull;
   return h ^ (h >> 29);
 }
