@@ -13,17 +13,6 @@
 #include <unordered_map>
 
 namespace blockls {
-namespace {
-
-// Which command of `block` a diagnostic on `line` belongs to (-1: before the first command).
-int command_of_line(const Block& block, uint32_t line) {
-  int found = -1;
-  for (size_t i = 0; i < block.commands.size(); ++i)
-    if (block.commands[i].line <= line) found = static_cast<int>(i);
-  return found;
-}
-
-} // namespace
 
 size_t CheckedDocument::error_count() const {
   return static_cast<size_t>(
@@ -114,12 +103,8 @@ size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagno
   return static_cast<size_t>(ordered.insert(at, std::move(diagnostic)) - ordered.begin());
 }
 
-void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
-           std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block,
-           const CommandLines* command_lines) {
-  const auto command_count = [&](size_t b) {
-    return command_lines ? command_lines->command_count(b) : parsed.blocks[b].commands.size();
-  };
+void judge(const std::vector<Diagnostic>& diagnostics, std::vector<BlockVerdict>& verdicts,
+           size_t first_block, size_t end_block, const CommandLines& command_lines) {
   // Verdicts past the end are built in place (one pass over them, not a resize and a second).
   const size_t kept_end = std::min(std::max(verdicts.size(), first_block), end_block);
   if (verdicts.size() < first_block) verdicts.resize(first_block);
@@ -128,7 +113,7 @@ void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnost
     BlockVerdict& v = b < kept_end ? verdicts[b] : verdicts.emplace_back();
     v.valid = true; // until an error is found
     v.error_count = v.warning_count = 0;
-    v.command_valid.assign(command_count(b), true);
+    v.command_valid.assign(command_lines.command_count(b), true);
   }
   std::vector<size_t> fatal; // blocks with a block-level error (repeats allowed)
   for (const Diagnostic& d : diagnostics) {
@@ -142,8 +127,7 @@ void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnost
     }
     ++v.error_count;
     v.valid = false;
-    const int command = command_lines ? command_lines->command_of_line(d.block, d.line)
-                                      : command_of_line(parsed.blocks[d.block], d.line);
+    const int command = command_lines.command_of_line(static_cast<size_t>(d.block), d.line);
     if (d.severity == Severity::block_fatal || command < 0)
       fatal.push_back(static_cast<size_t>(d.block));
     else
@@ -175,7 +159,7 @@ private:
   const ActionCatalog& catalog_;
 };
 
-// check_parsed(), with the validation (and command counts) of every block of `parsed` given
+// check_parsed(), with the validation (and command lines) of every block of `parsed` given
 // when not null.
 CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
                                 const CheckOptions& options, ValidateOnClose* validated) {
@@ -188,8 +172,12 @@ CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
   if (!keep) parsed.diagnostics.clear(); // moved out
   if (auto d = check_steps::invalid_utf8(text, parsed.lines))
     check_steps::insert_document_level(out.diagnostics, std::move(*d));
-  check_steps::judge(parsed, out.diagnostics, out.verdicts, 0, parsed.blocks.size(),
-                     validated ? &validated->command_lines : nullptr);
+  const size_t blocks = parsed.blocks.size();
+  // Read from the blocks only when the parse did not record them.
+  const check_steps::CommandLines read =
+      validated ? check_steps::CommandLines() : check_steps::CommandLines::of(parsed, 0, blocks);
+  check_steps::judge(out.diagnostics, out.verdicts, 0, blocks,
+                     validated ? validated->command_lines : read);
   out.parsed = std::move(parsed);
   out.parser_diagnostics_kept = keep;
   return out;

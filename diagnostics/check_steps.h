@@ -31,37 +31,50 @@ std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& l
 // same position (where check_document puts it); returns its index.
 size_t insert_document_level(std::vector<Diagnostic>& ordered, Diagnostic diagnostic);
 
-// The line of each command of each block of a document, in block order: recorded while the
-// parse has each block in the cache (see check_document), so that judge() need not read the
-// blocks again (a cache miss or two for every block with an error).
+// The line of each command of blocks [first_block, ...) of a document, in block order.
+// check_document records them while the parse has each block in the cache, so that judge()
+// need not read the blocks again (a cache miss or two for every block with an error).
 class CommandLines {
 public:
+  explicit CommandLines(size_t first_block = 0) : first_block_(first_block) {}
+  // Of blocks [first_block, end_block) of `doc`.
+  static CommandLines of(const ParsedDocument& doc, size_t first_block, size_t end_block) {
+    CommandLines lines(first_block);
+    for (size_t b = first_block; b < end_block; ++b)
+      lines.add_block(doc.blocks[b]);
+    return lines;
+  }
+
+  // Appends the next block.
   void add_block(const Block& block) {
     for (const Command& c : block.commands)
       lines_.push_back(c.line);
     block_end_.push_back(static_cast<uint32_t>(lines_.size()));
   }
-  size_t blocks() const { return block_end_.size(); }
-  size_t command_count(size_t block) const { return block_end_[block] - begin(block); }
+  size_t command_count(size_t block) const { return end(block) - begin(block); }
   // Which command of `block` a diagnostic on `line` belongs to (-1: before the first one).
   int command_of_line(size_t block, uint32_t line) const {
     int found = -1;
-    for (uint32_t i = begin(block); i < block_end_[block]; ++i)
+    for (uint32_t i = begin(block); i < end(block); ++i)
       if (lines_[i] <= line) found = static_cast<int>(i - begin(block));
     return found;
   }
 
 private:
-  uint32_t begin(size_t block) const { return block == 0 ? 0 : block_end_[block - 1]; }
+  uint32_t begin(size_t block) const {
+    return block == first_block_ ? 0 : block_end_[block - first_block_ - 1];
+  }
+  uint32_t end(size_t block) const { return block_end_[block - first_block_]; }
+
+  size_t first_block_;
   std::vector<uint32_t> lines_;     // every command's line
-  std::vector<uint32_t> block_end_; // block b's commands end at lines_[block_end_[b]]
+  std::vector<uint32_t> block_end_; // the commands of block first_block_ + i end at [i]
 };
 
 // The verdicts of blocks [first_block, end_block) (resized to cover them) from
-// `diagnostics`, which holds every diagnostic of those blocks. `command_lines`, when given,
-// covers every block of `parsed` (which judge() then does not read).
-void judge(const ParsedDocument& parsed, const std::vector<Diagnostic>& diagnostics,
-           std::vector<BlockVerdict>& verdicts, size_t first_block, size_t end_block,
-           const CommandLines* command_lines = nullptr);
+// `diagnostics`, which holds every diagnostic of those blocks, and the command lines of those
+// blocks.
+void judge(const std::vector<Diagnostic>& diagnostics, std::vector<BlockVerdict>& verdicts,
+           size_t first_block, size_t end_block, const CommandLines& command_lines);
 
 } // namespace blockls::check_steps

@@ -100,7 +100,8 @@ Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
   // Verdicts are per block: the reused blocks keep theirs.
   out.verdicts.reserve(parsed.blocks.size());
   out.verdicts.assign(old.verdicts.begin(), old.verdicts.begin() + w.first_block);
-  check_steps::judge(parsed, out.diagnostics, out.verdicts, w.first_block, w.new_block_end);
+  check_steps::judge(out.diagnostics, out.verdicts, w.first_block, w.new_block_end,
+                     check_steps::CommandLines::of(parsed, w.first_block, w.new_block_end));
   out.verdicts.insert(out.verdicts.end(), old.verdicts.begin() + w.old_block_end,
                       old.verdicts.end());
   out.parsed = std::move(reparsed->doc);

@@ -32,11 +32,11 @@ size_t first_high_byte(const char* p, size_t n) {
 // the mask's first four set bits are written out whether or not they exist (a block of
 // transcript text holds about two line breaks, so a branch per line break would be
 // mispredicted at every block). Starts are written straight into the index, a batch at a
-// time. Advances `*pos` over the whole blocks of `data`.
+// time; the last bytes (fewer than a block) one by one.
 template <typename T>
-void LineIndex::append_starts(Starts<T>& starts, const char* data, size_t size, size_t base,
-                              size_t* found_high, size_t* pos_io) {
-  size_t pos = *pos_io;
+size_t LineIndex::append_starts(Starts<T>& starts, const char* data, size_t size, size_t base) {
+  size_t found_high = std::string_view::npos;
+  size_t pos = 0;
   while (size - pos >= kBlock) {
     const size_t batch_end = pos + std::min(kBatchBytes, (size - pos) / kBlock * kBlock);
     // Room for a start per byte of the batch and the four slots of a block (uninitialised:
@@ -49,8 +49,8 @@ void LineIndex::append_starts(Starts<T>& starts, const char* data, size_t size, 
       __builtin_prefetch(data + pos + 2048); // the text is read once, from memory
       unsigned high = 0;
       uint64_t mask = newline_mask(data + pos, &high);
-      if (high != 0 && *found_high == std::string_view::npos)
-        *found_high = pos + first_high_byte(data + pos, kBlock);
+      if (high != 0 && found_high == std::string_view::npos)
+        found_high = pos + first_high_byte(data + pos, kBlock);
       const size_t next = base + pos + 1; // the start after a "\n" at block byte 0
       for (int i = 0; i < 4; ++i) {       // a slot is kept only when its bit exists
         // (bit 63 forced on: no test for an empty mask, which std::countr_zero would branch on)
@@ -66,33 +66,22 @@ void LineIndex::append_starts(Starts<T>& starts, const char* data, size_t size, 
     }
     starts.resize(kept + static_cast<size_t>(out - first));
   }
-  *pos_io = pos;
+  if (found_high == std::string_view::npos) {
+    const size_t tail_high = pos + first_high_byte(data + pos, size - pos);
+    if (tail_high < size) found_high = tail_high;
+  }
+  for (; pos < size; ++pos)
+    if (data[pos] == '\n') starts.push_back(static_cast<T>(base + pos + 1));
+  return found_high;
 }
 
 void LineIndex::append(std::string_view chunk, size_t base, size_t* first_non_ascii) {
-  const char* data = chunk.data();
-  const size_t size = chunk.size();
-  // The chunk's last start is at most base + size.
-  if (!wide() && base + size > UINT32_MAX) widen();
-  size_t found_high = std::string_view::npos;
-  size_t pos = 0;
-  if (wide())
-    append_starts(wide_, data, size, base, &found_high, &pos);
-  else
-    append_starts(starts_, data, size, base, &found_high, &pos);
-  const size_t tail = pos; // fewer than 64 bytes
-  for (; pos < size; ++pos) {
-    if (data[pos] != '\n') continue;
-    if (wide())
-      wide_.push_back(base + pos + 1);
-    else
-      starts_.push_back(static_cast<uint32_t>(base + pos + 1));
-  }
-  if (found_high == std::string_view::npos &&
-      first_high_byte(data + tail, size - tail) < size - tail)
-    found_high = tail + first_high_byte(data + tail, size - tail);
-  if (first_non_ascii && found_high != std::string_view::npos)
-    *first_non_ascii = std::min(*first_non_ascii, base + found_high);
+  // The chunk's last start is at most base + chunk.size().
+  if (!wide() && base + chunk.size() > UINT32_MAX) widen();
+  const size_t high = wide() ? append_starts(wide_, chunk.data(), chunk.size(), base)
+                             : append_starts(starts_, chunk.data(), chunk.size(), base);
+  if (first_non_ascii && high != std::string_view::npos)
+    *first_non_ascii = std::min(*first_non_ascii, base + high);
 }
 
 void LineIndex::widen() {

@@ -85,10 +85,10 @@ private:
   };
   template <typename T> using Starts = std::vector<T, UninitAllocator<T>>;
 
-  // append()'s block loop, for either width of start.
+  // append()'s work, for either width of start: returns the offset in `data` of its first
+  // byte >= 0x80 (npos when there is none).
   template <typename T>
-  static void append_starts(Starts<T>& starts, const char* data, size_t size, size_t base,
-                            size_t* found_high, size_t* pos);
+  static size_t append_starts(Starts<T>& starts, const char* data, size_t size, size_t base);
   template <typename T> uint32_t line_of_in(const Starts<T>& starts, size_t offset) const;
 
   friend LineIndex edit_line_index(const LineIndex& old, size_t begin, size_t end,

@@ -1,44 +1,33 @@
-// Names of the model's enums as they appear in every outward format.
+// Names of the model's enums as they appear in every outward format, and seal_block.
 #include "grammar/model.h"
 
 namespace blockls {
 
 std::string_view dialect_name(Dialect dialect) {
   switch (dialect) {
-  case Dialect::telt:
-    return "telt";
-  case Dialect::nesl:
-    return "nesl";
-  case Dialect::none:
-    return "document";
+  case Dialect::telt: return "telt";
+  case Dialect::nesl: return "nesl";
+  case Dialect::none: return "document";
   }
   return "document";
 }
 
 std::string_view era_name(Era era) {
   switch (era) {
-  case Era::telt:
-    return "telt";
-  case Era::sham:
-    return "sham";
-  case Era::nesl_upper:
-    return "NESL";
-  case Era::nesl:
-    return "nesl";
+  case Era::telt: return "telt";
+  case Era::sham: return "sham";
+  case Era::nesl_upper: return "NESL";
+  case Era::nesl: return "nesl";
   }
   return "nesl";
 }
 
 std::string_view severity_name(Severity severity) {
   switch (severity) {
-  case Severity::block_fatal:
-    return "block_fatal";
-  case Severity::command_error:
-    return "command_error";
-  case Severity::parameter_warning:
-    return "parameter_warning";
-  case Severity::syntax_info:
-    return "syntax_info";
+  case Severity::block_fatal: return "block_fatal";
+  case Severity::command_error: return "command_error";
+  case Severity::parameter_warning: return "parameter_warning";
+  case Severity::syntax_info: return "syntax_info";
   }
   return "block_fatal";
 }
