@@ -70,6 +70,27 @@ void IdTable::emplace(std::string_view id, uint32_t line) {
   queued_.push_back({key, line});
 }
 
+const uint32_t* IdTable::find_or_emplace(std::string_view id, uint32_t line) {
+  uint64_t key = 0;
+  if (!pack(id, &key)) return nullptr; // never recorded (see emplace)
+  const size_t s = short_index(id);
+  if (s == kNoIndex) {
+    if (const uint32_t* seen = table_find(key)) return seen;
+    table_emplace(key, line);
+    return nullptr;
+  }
+  if (short_seen_.empty()) short_seen_.assign((kShortIds + 63) / 64, 0);
+  uint64_t& word = short_seen_[s / 64];
+  const uint64_t bit = uint64_t{1} << (s % 64);
+  if ((word & bit) == 0) {
+    word |= bit;
+    queued_.push_back({key, line});
+    return nullptr;
+  }
+  flush(); // a duplicate: its first line is queued or in the table
+  return table_find(key);
+}
+
 void IdTable::reserve(size_t ids) {
   size_t slots = 64;
   while (slots < ids * 2)

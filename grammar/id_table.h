@@ -26,6 +26,10 @@ public:
   // Records `id` unless it is there already (the first line is kept). Ids that are empty,
   // longer than 8 bytes or hold a NUL byte are never recorded (no opened block has one).
   void emplace(std::string_view id, uint32_t line);
+  // find(), then emplace() when `id` was not there, in one probe (every opened block does
+  // both): the first start line recorded before this call, or nullptr (valid until the next
+  // emplace()).
+  const uint32_t* find_or_emplace(std::string_view id, uint32_t line);
 
 private:
   static constexpr size_t kNoIndex = SIZE_MAX;

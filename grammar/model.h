@@ -106,6 +106,9 @@ struct Parameter {
   // initialisers above instead of first zeroing the whole object (a `rep stos`, slow to start,
   // for every parameter a parse creates).
   Parameter() noexcept {}
+  // A parameter named `name`: built in place by the parsers (a constructed string copies the
+  // name inline; append() on an empty one is an out-of-line call).
+  explicit Parameter(std::string_view name_as_written) : name(name_as_written) {}
 
   std::string_view value(std::string_view text) const {
     if (value_is_slice) return slice(text, value_range);
@@ -127,6 +130,9 @@ struct Command {
   using allocator_type = ModelAllocator;
   Command() = default;
   explicit Command(const allocator_type& alloc) : name(alloc), params(alloc) {}
+  // A command named `name_as_written` (see Parameter's constructor from a name).
+  Command(std::string_view name_as_written, const allocator_type& alloc)
+      : name(name_as_written, alloc), params(alloc) {}
   Command(const Command& o, const allocator_type& alloc)
       : name(o.name, alloc), name_range(o.name_range), line(o.line), params(o.params, alloc) {}
   Command(Command&& o, const allocator_type& alloc)
@@ -155,6 +161,8 @@ struct Block {
   // of a block use the default heap; a move keeps the source's arena, so blocks move only
   // within their document (or with its arena, see ParsedDocument).
   explicit Block(const ModelAllocator& alloc) : commands(alloc) {}
+  // The same, with its id (see Parameter's constructor from a name).
+  Block(const ModelAllocator& alloc, std::string_view block_id) : id(block_id), commands(alloc) {}
 };
 
 // Seals the block's command list and each command's parameter list that live in `arena` and

@@ -13,9 +13,25 @@
 #include "grammar/unicode.h"
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 
 namespace blockls {
 namespace {
+
+// Makes `s` equal to `head` + `tail`. When `s` has that size already and starts with `head`
+// (the id or delimiter of the previous block: same era, an id as long), only `tail`'s bytes
+// are written, in place: clear() and append() are out-of-line calls that cost several times
+// as much as the few bytes of an id, at every block.
+void set_joined(std::string& s, std::string_view head, std::string_view tail) {
+  if (s.size() == head.size() + tail.size() && starts_with_bytes(s, head)) {
+    if (!tail.empty()) std::memcpy(s.data() + head.size(), tail.data(), tail.size());
+    return;
+  }
+  s.clear();
+  s.append(head);
+  s.append(tail);
+}
 
 using nesl::Assignment;
 using nesl::EraSyntax;
@@ -387,10 +403,9 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
                             const nesl::HeaderMatch& m) {
   const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
   // Built in place (no temporary Block or Command to move and destroy).
-  Block& blk = ctx.out->blocks.emplace_back(ctx.out->allocator());
+  Block& blk = ctx.out->blocks.emplace_back(ctx.out->allocator(), id);
   blk.dialect = Dialect::nesl;
   blk.era = era.era;
-  blk.id.append(id); // into the new, empty string: cheaper than assign()
   blk.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
   blk.start_line = line.number;
   blk.range = {line.begin, line.end};
@@ -401,11 +416,8 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   block_ = static_cast<int32_t>(ctx.out->blocks.size() - 1);
   state_ = State::in_block;
   era_ = &era;
-  id_.clear();
-  id_.append(id);
-  delim_.clear();
-  delim_.append(era.delim_prefix);
-  delim_.append(id);
+  set_joined(id_, {}, id);
+  set_joined(delim_, era.delim_prefix, id);
   delim_clear_from_ = delim_clear_until_ = 0;
   params_doc_ = ctx.out;
   params_block_ = block_;
@@ -419,7 +431,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   if (quote_.active) quote_ = {};
   if (pending_header_.active) pending_header_ = {};
 
-  if (const uint32_t* seen = seen_ids_.find(id_)) {
+  if (const uint32_t* seen = seen_ids_.find_or_emplace(id_, line.number)) {
     const uint32_t seen_line = *seen;
     duplicate_diag_ = report(
         ctx, kDuplicateBlockId, Severity::parameter_warning, block_, line.number, blk.id_range,
@@ -429,7 +441,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
         "Give every block its own id.");
     ctx.out->diagnostics[static_cast<size_t>(duplicate_diag_)].line_dependent = true;
   }
-  seen_ids_.emplace(id_, line.number); // keeps the first block's line
+  // (find_or_emplace() recorded a new id with this line; a seen one keeps its first line.)
   // A block opens only with a valid id: ASCII letters and digits, one UTF-16 unit each.
   const size_t units = id_.size();
   if (units != 3)
@@ -1024,9 +1036,8 @@ void NeslParser::store_param(ParseContext& ctx, int index, std::string_view key,
   if (index >= 0) {
     p = &c.params[static_cast<size_t>(index)];
   } else {
-    p = &c.params.emplace_back();
+    p = &c.params.emplace_back(key);
     param_key_bits_ |= key_bit(key);
-    p->name.append(key); // into the empty string: cheaper than assign()
     p->name_range = name_range;
     p->line = line;
   }

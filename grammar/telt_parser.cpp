@@ -112,11 +112,11 @@ bool TeltParser::try_start(const LineRef& line, ParseContext& ctx) {
 
 void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx) {
   // Built in place (no temporary Block to move and destroy).
-  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator());
+  Block& b = ctx.out->blocks.emplace_back(
+      ctx.out->allocator(), line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
   b.commands.reserve(3); // blocks have one to three commands: one allocation
   b.dialect = Dialect::telt;
   b.era = Era::telt;
-  b.id.append(line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
   b.id_range = {line.begin + start.hash_begin, line.begin + start.hash_end};
   b.start_line = line.number;
   b.range = {line.begin, line.end};
@@ -216,10 +216,10 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
 void TeltParser::open_command(const LineRef& line, const telt::CommandLine& command,
                               ParseContext& ctx) {
   std::pmr::vector<Command>& commands = block(ctx).commands.mutable_vector();
-  Command& c = commands.emplace_back();
   // Built in place; room for a few parameters at once (commands have two or three).
+  Command& c = commands.emplace_back(
+      line.text.substr(command.name_begin, command.name_end - command.name_begin));
   c.params.reserve(4);
-  c.name.append(line.text.substr(command.name_begin, command.name_end - command.name_begin));
   c.name_range = {line.begin + command.name_begin, line.begin + command.name_end};
   c.line = line.number;
   has_command_ = true;
@@ -358,8 +358,7 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
 void TeltParser::open_parameter(const LineRef& line, const telt::DelimiterLine& d,
                                 std::string_view name, ParseContext& ctx) {
   std::pmr::vector<Parameter>& params = block(ctx).commands.back().params.mutable_vector();
-  Parameter& p = params.emplace_back();
-  p.name.append(name); // into the new, empty string: cheaper than assign()
+  Parameter& p = params.emplace_back(name);
   p.name_range = {line.begin + d.name_begin, line.begin + d.name_end};
   p.value_range = {line.next, line.next};
   p.line = line.number;

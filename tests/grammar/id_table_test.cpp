@@ -36,6 +36,20 @@ TEST_CASE("the id table keeps the first line of every id", "[id_table]") {
   CHECK(table.count("a_c") == 0);
 }
 
+TEST_CASE("find_or_emplace answers the first line of a seen id and records a new one",
+          "[id_table]") {
+  IdTable table;
+  CHECK(table.find_or_emplace("abc", 7) == nullptr); // new: recorded
+  REQUIRE(table.find_or_emplace("abc", 9) != nullptr);
+  CHECK(*table.find_or_emplace("abc", 11) == 7);      // the first line stays
+  CHECK(table.find_or_emplace("k7m9", 3) == nullptr); // the hash table's path
+  REQUIRE(table.find_or_emplace("k7m9", 4) != nullptr);
+  CHECK(*table.find("k7m9") == 3);
+  CHECK(table.find_or_emplace("abcdefghi", 1) == nullptr); // never recorded
+  CHECK(table.find_or_emplace("abcdefghi", 2) == nullptr);
+  CHECK(table.count("abcdefghi") == 0);
+}
+
 TEST_CASE("the id table agrees with a map over many random ids", "[id_table]") {
   std::mt19937 rng(20261122);
   const std::string alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
@@ -62,7 +76,14 @@ TEST_CASE("the id table agrees with a map over many random ids", "[id_table]") {
         REQUIRE((got != nullptr) == (want != model.end()));
         if (got) REQUIRE(*got == want->second);
       }
-      table.emplace(id, line);
+      if (rng() % 2 == 0) {
+        table.emplace(id, line);
+      } else { // find_or_emplace: what was there before, then recorded like emplace()
+        const uint32_t* got = table.find_or_emplace(id, line);
+        const auto want = model.find(id);
+        REQUIRE((got != nullptr) == (want != model.end()));
+        if (got) REQUIRE(*got == want->second);
+      }
       model.emplace(id, line); // keeps the first
     }
     for (const auto& [id, line] : model) {
