@@ -444,9 +444,14 @@ public:
   IndexCursor(std::string_view text, const Start* starts, uint32_t first, uint32_t count)
       : data_(text.data()), starts_(starts), number_(first), last_(count - 1) {}
 
-  bool start() { return load(); }
+  bool start() {
+    begin_ = starts_[number_];
+    return load();
+  }
+  // (The next line starts where this one's break ends: one load of the index per line.)
   bool advance() {
     ++number_;
+    begin_ = next_;
     return load();
   }
 
@@ -458,8 +463,8 @@ public:
   LineRef line() const { return {number_, begin_, end_, next_, text(), true}; }
 
 private:
+  // Line `number_`, whose start is in begin_ already.
   bool load() {
-    begin_ = starts_[number_];
     if (number_ >= last_) return false;
     next_ = starts_[number_ + 1];
     // Before the "\n", and before a "\r" ahead of it. Branch-free: an empty line tests its own

@@ -193,12 +193,16 @@ std::optional<DelimiterLine> match_exact_delimiter(std::string_view line, std::s
   if (line[0] != '-' || line[1] != '-' || line[n - 1] != '-' || line[n - 2] != '-')
     return std::nullopt;
   const size_t space = n - 3 - h;
-  if (line[space] != ' ' || !same_bytes(line.substr(space + 1, h), hash)) return std::nullopt;
+  // (Views built directly, not by substr(): the offsets are in range, and substr()'s range
+  // check makes it an out-of-line call here.)
+  const char* s = line.data();
+  if (line[space] != ' ' || !same_bytes(std::string_view(s + space + 1, h), hash))
+    return std::nullopt;
   for (char c : hash)
     if (!is_ascii_alnum(c)) return std::nullopt;
   // A valid name has no blank, so `space` is the first one after `--`; the hash has no `/`,
   // so there is no comment, and the line ends with `-`: syntax_end() is the line's end.
-  if (!is_valid_name(line.substr(2, space - 2))) return std::nullopt;
+  if (!is_valid_name(std::string_view(s + 2, space - 2))) return std::nullopt;
   return DelimiterLine{0, 2, space, space + 1, n - 2, n};
 }
 
