@@ -62,12 +62,17 @@ void IdTable::emplace(std::string_view id, uint32_t line) {
     table_emplace(key, line);
     return;
   }
+  // A seen id's first line is queued or in the table already.
+  if (mark_short(s)) queued_.push_back({key, line});
+}
+
+bool IdTable::mark_short(size_t s) {
   if (short_seen_.empty()) short_seen_.assign((kShortIds + 63) / 64, 0);
   uint64_t& word = short_seen_[s / 64];
   const uint64_t bit = uint64_t{1} << (s % 64);
-  if (word & bit) return; // seen: its first line is queued or in the table
+  if (word & bit) return false;
   word |= bit;
-  queued_.push_back({key, line});
+  return true;
 }
 
 const uint32_t* IdTable::find_or_emplace(std::string_view id, uint32_t line) {
@@ -79,11 +84,7 @@ const uint32_t* IdTable::find_or_emplace(std::string_view id, uint32_t line) {
     table_emplace(key, line);
     return nullptr;
   }
-  if (short_seen_.empty()) short_seen_.assign((kShortIds + 63) / 64, 0);
-  uint64_t& word = short_seen_[s / 64];
-  const uint64_t bit = uint64_t{1} << (s % 64);
-  if ((word & bit) == 0) {
-    word |= bit;
+  if (mark_short(s)) {
     queued_.push_back({key, line});
     return nullptr;
   }

@@ -36,6 +36,8 @@ private:
   // A three-character id of ASCII letters and digits as a number below 62^3, else kNoIndex.
   static size_t short_index(std::string_view id);
   static bool pack(std::string_view id, uint64_t* key);
+  // Sets short id `s`'s bit: false when it was set already (the id was seen).
+  bool mark_short(size_t s);
 
   // The hash table (open addressing over packed keys; 0 = empty slot, no id packs to 0).
   const uint32_t* table_find(uint64_t key) const;

@@ -58,7 +58,7 @@ constexpr std::string_view kLegacyEra = "LEGACY_ERA";
 constexpr std::string_view kNonstandardBlockId = "NONSTANDARD_BLOCK_ID";
 constexpr std::string_view kNonstandardLabel = "NONSTANDARD_HEADER_LABEL";
 
-constexpr std::string_view kStandardLabel = "three-char-SHA-256";
+using nesl::kStandardLabel;
 
 // Byte offset reached by walking `units` UTF-16 units from `begin` (clamped to the text).
 size_t advance_utf16(std::string_view text, size_t begin, size_t units) {

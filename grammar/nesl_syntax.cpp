@@ -218,7 +218,6 @@ HeaderMatch match_header(std::string_view line, const EraSyntax& era) {
   i += 2;
   const size_t label_begin = i;
   // Nearly every header has the standard label: taken at once, not byte by byte.
-  constexpr std::string_view kStandardLabel = "three-char-SHA-256";
   if (starts_with_bytes(line.substr(i), kStandardLabel)) i += kStandardLabel.size();
   while (i < line.size() && (is_ascii_alnum(line[i]) || line[i] == '-'))
     ++i;

@@ -31,6 +31,9 @@ std::string_view js_trim(std::string_view s);
 std::string_view js_trim_start(std::string_view s);
 std::string_view js_trim_end(std::string_view s);
 
+// The header label the spec documents (`[@three-char-SHA-256: id]`); nesl-js accepts any.
+constexpr std::string_view kStandardLabel = "three-char-SHA-256";
+
 // `^<header>\[@(?:[a-zA-Z0-9-]+): ([^\]]+)\]$` on the raw line.
 struct HeaderMatch {
   bool matched = false;
