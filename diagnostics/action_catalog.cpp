@@ -182,11 +182,17 @@ void ActionCatalog::reindex() {
   nesl_index_.clear();
   telt_index_.clear();
   required_masks_.assign(actions_.size(), 0);
+  all_nesl_names_.clear();
+  all_telt_names_.clear();
   for (size_t i = 0; i < actions_.size(); ++i) {
-    for (const std::string& n : actions_[i].nesl_names)
+    for (const std::string& n : actions_[i].nesl_names) {
+      if (!nesl_index_.find(n)) all_nesl_names_.push_back(n);
       nesl_index_.emplace(n, i);
-    for (const std::string& n : actions_[i].telt_names)
+    }
+    for (const std::string& n : actions_[i].telt_names) {
+      if (!telt_index_.find(n)) all_telt_names_.push_back(n);
       telt_index_.emplace(n, i);
+    }
     const std::vector<ParamSpec>& params = actions_[i].params;
     for (size_t p = 0; p < params.size() && p < 64; ++p)
       if (params[p].required) required_masks_[i] |= uint64_t{1} << p;

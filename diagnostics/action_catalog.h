@@ -52,6 +52,10 @@ public:
   uint64_t required_mask(const ActionSpec& spec) const {
     return required_masks_[static_cast<size_t>(&spec - actions_.data())];
   }
+  // Every accepted NESL action name / TELT command name, once each, in catalog order: the
+  // candidates of a "did you mean" fix, kept here so that no unknown name copies them all.
+  const std::vector<std::string>& all_nesl_names() const { return all_nesl_names_; }
+  const std::vector<std::string>& all_telt_names() const { return all_telt_names_; }
 
 private:
   // Name -> index in actions_: open addressing over a hash of the name's length and its first
@@ -85,6 +89,7 @@ private:
   NameIndex nesl_index_;                 // NESL name -> index in actions_
   NameIndex telt_index_;                 // TELT name -> index in actions_
   std::vector<uint64_t> required_masks_; // of each action (see required_mask())
+  std::vector<std::string> all_nesl_names_, all_telt_names_; // see all_nesl_names()
 };
 
 } // namespace blockls

@@ -216,11 +216,9 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
                const CommandView& view, const Located& loc, const ActionCatalog& catalog,
                std::string_view text, bool report_missing) {
   const bool telt = view.dialect == Dialect::telt;
-  std::vector<std::string> candidates;
   if (issue.code == "UNKNOWN_COMMAND" || issue.code == "UNKNOWN_ACTION") {
-    for (const ActionSpec& a : catalog.actions())
-      for (const std::string& n : telt ? a.telt_names : a.nesl_names)
-        candidates.push_back(n);
+    const std::vector<std::string>& candidates =
+        telt ? catalog.all_telt_names() : catalog.all_nesl_names();
     ByteRange target = loc.command->name_range;
     if (!telt) {
       const Parameter* action = nullptr;
@@ -243,6 +241,7 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
   if (issue.code == "UNKNOWN_PARAM") {
     const ActionSpec* spec = find_action(catalog, view.dialect, view.name);
     if (!spec) return;
+    std::vector<std::string> candidates;
     for (const ParamSpec& ps : spec->params)
       for (const std::string& n : telt ? ps.telt_names : std::vector<std::string>{ps.name})
         candidates.push_back(n);

@@ -2,12 +2,18 @@
 #include "diagnostics/suggest.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
 
 namespace blockls {
 
 namespace {
+
+// ASCII folding, as std::tolower does in the "C" locale (blockls never changes the locale).
+char fold_ascii(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // The distance when it is at most `bound`, otherwise some value above `bound`: rows are
 // abandoned once two consecutive ones exceed the bound (no later cell can come back under it,
@@ -23,10 +29,7 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 namespace {
 
 size_t bounded_distance(std::string_view a, std::string_view b, size_t bound) {
-  // ASCII folding, as std::tolower does in the "C" locale (blockls never changes the locale).
-  const auto fold = [](char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  };
+  const auto fold = fold_ascii;
   const size_t n = a.size(), m = b.size();
   // Three rolling rows (the transposition looks two rows back); on the stack for short names.
   constexpr size_t kStackColumns = 64;
@@ -86,15 +89,45 @@ size_t bounded_distance(std::string_view a, std::string_view b, size_t bound) {
 
 } // namespace
 
+namespace {
+
+// Byte counts of a name, ASCII case folded, in 32 bins (bin = folded byte mod 32: letters
+// and `_` each have their own; names are far shorter than 32767 bytes).
+using CharCounts = std::array<int16_t, 32>;
+
+CharCounts char_counts(std::string_view s) {
+  CharCounts counts{};
+  for (const char c : s)
+    ++counts[static_cast<unsigned char>(fold_ascii(c)) & 31];
+  return counts;
+}
+
+// A lower bound of the distance between the names counted in `word` and `other`, in time
+// linear in `other`'s length: an insertion or a deletion changes the (binned) counts by 1 in
+// all, a substitution by at most 2, a transposition not at all, so the distance is at least
+// half their difference. It rules out most candidates before the quadratic distance.
+size_t distance_lower_bound(const CharCounts& word, std::string_view other) {
+  CharCounts gap = word;
+  for (const char c : other)
+    --gap[static_cast<unsigned char>(fold_ascii(c)) & 31];
+  size_t total = 0;
+  for (const int16_t g : gap)
+    total += static_cast<size_t>(g < 0 ? -g : g);
+  return (total + 1) / 2;
+}
+
+} // namespace
+
 std::vector<std::string> close_names(std::string_view word,
                                      const std::vector<std::string>& candidates,
                                      size_t max_distance) {
   std::vector<std::pair<size_t, std::string>> scored;
+  const CharCounts word_counts = char_counts(word);
   for (const std::string& c : candidates) {
     if (c == word) continue;
-    // Cheap length filter before the quadratic distance.
+    // Cheap filters (length, then byte counts) before the quadratic distance.
     const size_t diff = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
-    if (diff > max_distance) continue;
+    if (diff > max_distance || distance_lower_bound(word_counts, c) > max_distance) continue;
     const size_t d = bounded_distance(word, c, max_distance);
     if (d <= max_distance &&
         std::none_of(scored.begin(), scored.end(), [&](const auto& s) { return s.second == c; }))

@@ -46,6 +46,29 @@ inline bool starts_with_bytes(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && same_bytes(s.substr(0, prefix.size()), prefix);
 }
 
+// Copies `n` bytes from `src` to `dst` (not overlapping): below 16 bytes as two fixed-size
+// words that may overlap, like same_bytes() (a library memcpy call costs more than the copy
+// of an id).
+inline void copy_bytes(char* dst, const char* src, size_t n) {
+  const auto copy2 = [&]<typename Word>(Word) {
+    Word head, tail;
+    std::memcpy(&head, src, sizeof head);
+    std::memcpy(&tail, src + n - sizeof tail, sizeof tail);
+    std::memcpy(dst, &head, sizeof head);
+    std::memcpy(dst + n - sizeof tail, &tail, sizeof tail);
+  };
+  if (n >= 16)
+    std::memcpy(dst, src, n);
+  else if (n >= 8)
+    copy2(uint64_t{});
+  else if (n >= 4)
+    copy2(uint32_t{});
+  else if (n >= 2)
+    copy2(uint16_t{});
+  else if (n == 1)
+    dst[0] = src[0];
+}
+
 // 0x80 in each byte of `y` that is zero, 0 in every other byte (exactly: no carry between
 // bytes). For testing several bytes of a word at once: zero_byte_flags(x ^ (c * 0x01...01))
 // flags the bytes of `x` equal to `c`.

@@ -163,6 +163,9 @@ struct Block {
   explicit Block(const ModelAllocator& alloc) : commands(alloc) {}
   // The same, with its id (see Parameter's constructor from a name).
   Block(const ModelAllocator& alloc, std::string_view block_id) : id(block_id), commands(alloc) {}
+  // The same, with `command_count` empty commands (a NESL block has exactly one).
+  Block(const ModelAllocator& alloc, std::string_view block_id, size_t command_count)
+      : id(block_id), commands(command_count, alloc) {}
 };
 
 // Seals the block's command list and each command's parameter list that live in `arena` and

@@ -44,6 +44,9 @@ public:
 
   ModelList() noexcept { new (&v_) Vector(); }
   explicit ModelList(const allocator_type& alloc) noexcept { new (&v_) Vector(alloc); }
+  // `count` default elements in `alloc` (built in a buffer of their size: no emplace_back()
+  // into an empty list, which reallocates through the generic move of no elements).
+  ModelList(size_t count, const allocator_type& alloc) { new (&v_) Vector(count, alloc); }
   // Copies use the default heap (as a pmr::vector's copy does) and are never sealed.
   ModelList(const ModelList& o) { new (&v_) Vector(o.v_); }
   ModelList(const ModelList& o, const allocator_type& alloc) { new (&v_) Vector(o.v_, alloc); }

@@ -23,14 +23,17 @@ namespace {
 // (the id or delimiter of the previous block: same era, an id as long), only `tail`'s bytes
 // are written, in place: clear() and append() are out-of-line calls that cost several times
 // as much as the few bytes of an id, at every block.
-void set_joined(std::string& s, std::string_view head, std::string_view tail) {
-  if (s.size() == head.size() + tail.size() && starts_with_bytes(s, head)) {
-    if (!tail.empty()) std::memcpy(s.data() + head.size(), tail.data(), tail.size());
-    return;
-  }
+// (The general case out of line: the common one then needs no saved registers.)
+[[gnu::noinline]] void assign_joined(std::string& s, std::string_view head, std::string_view tail) {
   s.clear();
   s.append(head);
   s.append(tail);
+}
+inline void set_joined(std::string& s, std::string_view head, std::string_view tail) {
+  if (s.size() == head.size() + tail.size() && starts_with_bytes(s, head))
+    copy_bytes(s.data() + head.size(), tail.data(), tail.size());
+  else
+    assign_joined(s, head, tail);
 }
 
 using nesl::Assignment;
@@ -403,13 +406,13 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
                             const nesl::HeaderMatch& m) {
   const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
   // Built in place (no temporary Block or Command to move and destroy).
-  Block& blk = ctx.out->blocks.emplace_back(ctx.out->allocator(), id);
+  Block& blk = ctx.out->blocks.emplace_back(ctx.out->allocator(), id, 1);
   blk.dialect = Dialect::nesl;
   blk.era = era.era;
   blk.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
   blk.start_line = line.number;
   blk.range = {line.begin, line.end};
-  Command& c = blk.commands.emplace_back();
+  Command& c = blk.commands.front();
   c.params.reserve(4); // here, not at the first parameter: no test per parameter
   c.line = line.number;
   c.name_range = {line.begin, line.begin};

@@ -5,7 +5,9 @@
 #include "diagnostics/suggest.h"
 #include "support/test_inputs.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 
 using namespace blockls;
 
@@ -44,6 +46,58 @@ TEST_CASE("a clada unified-design.yaml merges into the catalog", "[catalog]") {
   REQUIRE(checked.diagnostics.size() == 1);
   CHECK(checked.diagnostics[0].code == "INVALID_PARAM_TYPE");
   CHECK(checked.diagnostics[0].message == "Invalid absolute path: rel.txt");
+}
+
+TEST_CASE("the catalog lists every accepted name once, in catalog order", "[catalog]") {
+  ActionCatalog c = ActionCatalog::builtin();
+  const auto expected = [&](bool telt) {
+    std::vector<std::string> names;
+    for (const ActionSpec& a : c.actions())
+      for (const std::string& n : telt ? a.telt_names : a.nesl_names)
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    return names;
+  };
+  CHECK(c.all_nesl_names() == expected(false));
+  CHECK(c.all_telt_names() == expected(true));
+  CHECK(std::count(c.all_nesl_names().begin(), c.all_nesl_names().end(), "write_file") == 1);
+  // A merged schema's new actions join the lists.
+  std::string error;
+  REQUIRE(c.merge_schema_yaml(
+      test::read_file(std::string(BLOCKLS_TEST_DATA_DIR) + "/schemas/clada-unified-design.yaml"),
+      &error));
+  CHECK(c.all_nesl_names() == expected(false));
+  CHECK(c.all_telt_names() == expected(true));
+  CHECK(std::count(c.all_nesl_names().begin(), c.all_nesl_names().end(), "file_read_numbered") ==
+        1);
+}
+
+TEST_CASE("close_names finds exactly the names within the distance", "[catalog]") {
+  // Random names over a small alphabet (so that many pairs are close), each compared with
+  // the full edit distance: the cheap filters before it must never drop a close name.
+  uint64_t state = 0x9E3779B97F4A7C15u;
+  const auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const std::string alphabet = "abAB_1";
+  const auto random_name = [&] {
+    std::string s(next() % 9, ' ');
+    for (char& c : s)
+      c = alphabet[next() % alphabet.size()];
+    return s;
+  };
+  size_t close = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string word = random_name(), candidate = random_name();
+    const size_t max = next() % 3;
+    const bool expected = candidate != word && edit_distance(word, candidate) <= max;
+    INFO(word << " / " << candidate << " within " << max);
+    CHECK(close_names(word, {candidate}, max).size() == (expected ? 1u : 0u));
+    close += expected;
+  }
+  CHECK(close > 1000); // the inputs do test the filters
 }
 
 TEST_CASE("bad schemas are reported, not thrown", "[catalog]") {
