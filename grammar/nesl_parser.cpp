@@ -544,8 +544,8 @@ bool NeslParser::plain_assignment_line(const LineRef& line, ParseContext& ctx) {
   if (find_param(key) >= 0) return false; // a DUPLICATE_KEY
   const size_t base = line.begin;
   if (!a.heredoc) {
-    store_param(ctx, -1, key, {base, base + a.key_end}, {base + a.value_begin, base + a.value_end},
-                line.number, {}, false, true);
+    add_quoted_param(ctx, key, {base, base + a.key_end}, {base + a.value_begin, base + a.value_end},
+                     line.number);
     return true;
   }
   if (!same_bytes(line.text.substr(a.value_begin, a.value_end - a.value_begin), delim_))
@@ -1048,8 +1048,24 @@ void NeslParser::store_param(ParseContext& ctx, int index, std::string_view key,
   p->decoded = std::move(decoded);
   p->value_is_slice = is_slice;
   p->value_in_quotes = in_quotes;
-  if (key == "action") {
+  if (same_bytes(key, "action")) {
     c.name.assign(p->value(ctx.text));
+    c.name_range = value_range;
+  }
+}
+
+void NeslParser::add_quoted_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
+                                  ByteRange value_range, uint32_t line) {
+  Command& c = ctx.out->blocks[static_cast<size_t>(block_)].commands.front();
+  Parameter& p = c.params.emplace_back(key);
+  param_key_bits_ |= key_bit(key);
+  p.name_range = name_range;
+  p.value_range = value_range;
+  p.line = line;
+  p.value_is_slice = false;
+  p.value_in_quotes = true;
+  if (same_bytes(key, "action")) {
+    c.name.assign(p.value(ctx.text));
     c.name_range = value_range;
   }
 }

@@ -203,6 +203,10 @@ private:
   void store_param(ParseContext& ctx, int index, std::string_view key, ByteRange name_range,
                    ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
                    bool in_quotes);
+  // store_param() for a new `key` whose value is a quoted token without escapes (`value_range`,
+  // its quotes included), the common `key = "value"` line: no decoded value to pass along.
+  void add_quoted_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
+                        ByteRange value_range, uint32_t line);
   // Index of `key` in the parameters of the last block opened (its only command), or -1.
   int find_param(std::string_view key) const;
   bool has_param(std::string_view key) const { return find_param(key) >= 0; }
