@@ -188,6 +188,9 @@ public:
     nesl_.expect_text_bytes(bytes);
     doc_.blocks.reserve(bytes / 640);
     doc_.resume_points.reserve(bytes / 640);
+    // Diagnostics: room for one per 2 KiB (a transcript has about one per 4 KiB), so that
+    // they are not moved as the list grows.
+    doc_.diagnostics.reserve(bytes / 2048);
   }
 
 private:

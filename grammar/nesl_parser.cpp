@@ -39,6 +39,20 @@ inline void set_joined(std::string& s, std::string_view head, std::string_view t
 using nesl::Assignment;
 using nesl::EraSyntax;
 
+// The LEGACY_ERA note of an older era (SHAM or upper-case NESL), built once: every block of
+// such an era has it.
+const std::string& legacy_era_message(Era era) {
+  static const auto build = [](Era e) {
+    const EraSyntax& old = nesl::era_syntax(e);
+    return std::string(e == Era::sham ? "SHAM" : "Upper-case NESL") + " syntax ('" +
+           std::string(nesl::js_trim(old.header)) + "', '" + std::string(old.end_prefix) + "', '" +
+           std::string(old.delim_prefix) +
+           "') is an older era of NESL; current tools expect '#!nesl', '#!end_', 'EOT_'";
+  };
+  static const std::string sham = build(Era::sham), upper = build(Era::nesl_upper);
+  return era == Era::sham ? sham : upper;
+}
+
 constexpr std::string_view kMalformedHeader = "MALFORMED_HEADER";
 constexpr std::string_view kInvalidBlockId = "INVALID_BLOCK_ID";
 constexpr std::string_view kUnclosedBlock = "UNCLOSED_BLOCK";
@@ -463,21 +477,9 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
         ctx, d, "Use '@" + std::string(kStandardLabel) + "'",
         {{{line.begin + m.label_begin, line.begin + m.label_end}, std::string(kStandardLabel)}});
   }
-  if (era.era != Era::nesl) {
-    // Built in one buffer: every SHAM / upper-case block has this note.
-    std::string message;
-    message.reserve(160);
-    message += era.era == Era::sham ? "SHAM" : "Upper-case NESL";
-    message += " syntax ('";
-    message += nesl::js_trim(era.header);
-    message += "', '";
-    message += era.end_prefix;
-    message += "', '";
-    message += era.delim_prefix;
-    message += "') is an older era of NESL; current tools expect '#!nesl', '#!end_', 'EOT_'";
+  if (era.era != Era::nesl)
     legacy_diag_ = report(ctx, kLegacyEra, Severity::syntax_info, block_, line.number,
-                          era_refs_.front(), std::move(message));
-  }
+                          era_refs_.front(), legacy_era_message(era.era));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1135,20 +1137,25 @@ void NeslParser::attach_block_fixes(ParseContext& ctx) {
     add_fix(ctx, duplicate_diag_, "Rename the block id to '" + fresh + "'", std::move(edits));
   }
   if (legacy_diag_ != kNone) {
+    // Each reference to the old era rewritten: its header (a header prefix without its
+    // trailing blank), end marker prefix and delimiter prefixes. Built in place in the note's
+    // (only) fix.
     const EraSyntax& now = nesl::era_syntax(Era::nesl);
-    const std::string_view old_header = nesl::js_trim(era_->header);
-    std::vector<TextEdit> edits;
-    edits.reserve(era_refs_.size());
+    const std::string_view old_header = era_->header.substr(0, era_->header.size() - 1);
+    const std::string_view new_header = now.header.substr(0, now.header.size() - 1);
+    Fix& fix = ctx.out->diagnostics[static_cast<size_t>(legacy_diag_)].fixes.emplace_back();
+    fix.title = "Convert the block to '#!nesl' syntax";
+    fix.edits.reserve(era_refs_.size());
     for (const ByteRange& r : era_refs_) {
       const std::string_view old = slice(ctx.text, r);
-      if (old == old_header)
-        edits.push_back({r, std::string(nesl::js_trim(now.header))});
-      else if (old == era_->end_prefix)
-        edits.push_back({r, std::string(now.end_prefix)});
-      else if (old == era_->delim_prefix)
-        edits.push_back({r, std::string(now.delim_prefix)});
+      if (same_bytes(old, old_header))
+        fix.edits.push_back({r, std::string(new_header)});
+      else if (same_bytes(old, era_->end_prefix))
+        fix.edits.push_back({r, std::string(now.end_prefix)});
+      else if (same_bytes(old, era_->delim_prefix))
+        fix.edits.push_back({r, std::string(now.delim_prefix)});
     }
-    add_fix(ctx, legacy_diag_, "Convert the block to '#!nesl' syntax", std::move(edits), false);
+    if (fix.edits.empty()) ctx.out->diagnostics[static_cast<size_t>(legacy_diag_)].fixes.pop_back();
   }
   duplicate_diag_ = legacy_diag_ = kNone;
 }
