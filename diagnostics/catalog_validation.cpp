@@ -179,15 +179,17 @@ struct Located {
   std::vector<const Parameter*> params; // parallel to CommandView::params
 };
 
-Diagnostic make_diagnostic(const Issue& issue, const Located& loc, Dialect dialect,
-                           std::string_view text, const LineIndex& lines) {
+// The diagnostic of `issue`, which gives it its message and hint (moved out: only its code
+// and parameter are read afterwards).
+Diagnostic make_diagnostic(Issue& issue, const Located& loc, Dialect dialect, std::string_view text,
+                           const LineIndex& lines) {
   Diagnostic d;
   d.code = issue.code;
   d.severity = issue.severity;
   d.dialect = dialect;
   d.block = loc.block_index;
-  d.message = issue.message;
-  d.fix_hint = issue.hint;
+  d.message = std::move(issue.message);
+  d.fix_hint = std::move(issue.hint);
   if (issue.param >= 0) {
     const Parameter* p = loc.params[issue.param];
     d.line = p->line;
@@ -311,8 +313,8 @@ void validate_command(std::string_view text, const Block& block, int block_index
     loc.params.push_back(&p);
   }
   view.has_action = block.dialect == Dialect::telt || has_action;
-  const std::vector<Issue> issues = collect_issues(catalog, view, report_missing);
-  for (const Issue& issue : issues) {
+  std::vector<Issue> issues = collect_issues(catalog, view, report_missing);
+  for (Issue& issue : issues) {
     Diagnostic d = make_diagnostic(issue, loc, block.dialect, text, lines);
     add_fixes(d, issue, issues, view, loc, catalog, text, report_missing);
     out->push_back(std::move(d));
