@@ -123,6 +123,7 @@ public:
         if (!nesl_.on_exact_end(line, ctx)) return false;
         after_line(line);
         update_mode();
+        after_routed_line(text); // the block closed
         return true;
       }
       if (!nesl_.on_plain_assignment({number, begin, end, next, t, true}, ctx)) return false;
@@ -170,7 +171,8 @@ public:
   }
   // Seals each block as it closes, without an observer.
   void seal_closed_blocks() { track_closed_ = true; }
-  // After a line that may have closed a block (not needed after a run, which closes none).
+  // After a line that may have closed a block (not needed after a run, which closes none,
+  // nor after a fast line that did not end one).
   void after_routed_line(std::string_view text) {
     if (!track_closed_) return;
     // Only the last block can still be open.
@@ -213,6 +215,7 @@ private:
     if (!telt_.in_block()) { // END closed the block
       after_line(line);
       update_mode();
+      after_routed_line(text);
       return true;
     }
     mode_ = Mode::telt_value; // a new parameter value is open
@@ -532,9 +535,11 @@ void route_lines(std::string_view text, LineRouter& router, Cursor& lines) {
   if (!lines.start()) return;
   do {
     if (!router.take_run(text, lines)) return;
-    if (!router.fast_line(text, lines.number(), lines.begin(), lines.end(), lines.next()))
+    // (A fast line that ends a block tells the router so itself: no other can close one.)
+    if (!router.fast_line(text, lines.number(), lines.begin(), lines.end(), lines.next())) {
       router.on_line(text, lines.line());
-    router.after_routed_line(text);
+      router.after_routed_line(text);
+    }
   } while (lines.advance());
 }
 

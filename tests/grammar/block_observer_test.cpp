@@ -1,4 +1,4 @@
-// parse_document tells a BlockObserver of each block once, in order, after the block has
+// parse_document tells a BlockObserver of each block once, in order, as soon as the block has
 // closed: the block it is shown is already the final one, and the line index it is given
 // covers it. check_document's per-block validation rests on this.
 #include "bench/transcript_generator.h"
@@ -44,11 +44,15 @@ public:
     const uint32_t last_line = lines.line_of(b.range.end);
     line_counts.push_back(lines.line_count());
     past_last_line.push_back(lines.line_count() > last_line + 1);
+    // Told promptly: a block ended by its own end line is told of before any later block
+    // opens (check_document validates it while it is still in the cache).
+    prompt.push_back(!b.end_line || doc.blocks.size() == block + 1);
   }
   std::vector<size_t> indices;
   std::vector<std::string> signatures;
   std::vector<uint32_t> line_counts;
   std::vector<bool> past_last_line;
+  std::vector<bool> prompt;
 };
 
 void check_observed(const std::string& name, const std::string& text) {
@@ -62,6 +66,7 @@ void check_observed(const std::string& name, const std::string& text) {
     REQUIRE(observer.indices[i] == i);
     REQUIRE(observer.signatures[i] == block_signature(text, doc.blocks[i]));
     REQUIRE((observer.past_last_line[i] || observer.line_counts[i] == doc.lines.line_count()));
+    REQUIRE(observer.prompt[i]);
   }
   // Observing changes nothing.
   REQUIRE(test::dump(text, doc) == test::dump(text, parse_document(text)));
