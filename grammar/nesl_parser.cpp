@@ -45,7 +45,7 @@ const std::string& legacy_era_message(Era era) {
   static const auto build = [](Era e) {
     const EraSyntax& old = nesl::era_syntax(e);
     return std::string(e == Era::sham ? "SHAM" : "Upper-case NESL") + " syntax ('" +
-           std::string(nesl::js_trim(old.header)) + "', '" + std::string(old.end_prefix) + "', '" +
+           std::string(old.marker()) + "', '" + std::string(old.end_prefix) + "', '" +
            std::string(old.delim_prefix) +
            "') is an older era of NESL; current tools expect '#!nesl', '#!end_', 'EOT_'";
   };
@@ -442,7 +442,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   cascade_ = suspicious_seen_ = mismatched_ = false;
   fence_close_begin_ = npos;
   id_refs_.assign(1, blk.id_range);
-  era_refs_.assign(1, {line.begin, line.begin + era.header.size() - 1});
+  era_refs_.assign(1, {line.begin, line.begin + era.marker().size()});
   duplicate_diag_ = legacy_diag_ = kNone;
   if (skip_.active || !skip_.edits.empty()) skip_ = {};
   if (quote_.active) quote_ = {};
@@ -1033,43 +1033,43 @@ void NeslParser::set_param(ParseContext& ctx, std::string_view key, ByteRange na
               is_slice, in_quotes);
 }
 
+Parameter& NeslParser::new_param(Command& c, std::string_view key, ByteRange name_range,
+                                 uint32_t line) {
+  Parameter& p = c.params.emplace_back(key);
+  param_key_bits_ |= key_bit(key);
+  p.name_range = name_range;
+  p.line = line;
+  return p;
+}
+
+void NeslParser::name_command(ParseContext& ctx, Command& c, std::string_view key,
+                              const Parameter& p) {
+  if (!same_bytes(key, "action")) return;
+  c.name.assign(p.value(ctx.text));
+  c.name_range = p.value_range;
+}
+
 void NeslParser::store_param(ParseContext& ctx, int index, std::string_view key,
                              ByteRange name_range, ByteRange value_range, uint32_t line,
                              std::string decoded, bool is_slice, bool in_quotes) {
   Command& c = ctx.out->blocks[static_cast<size_t>(block_)].commands.front();
-  Parameter* p = nullptr;
-  if (index >= 0) {
-    p = &c.params[static_cast<size_t>(index)];
-  } else {
-    p = &c.params.emplace_back(key);
-    param_key_bits_ |= key_bit(key);
-    p->name_range = name_range;
-    p->line = line;
-  }
-  p->value_range = value_range;
-  p->decoded = std::move(decoded);
-  p->value_is_slice = is_slice;
-  p->value_in_quotes = in_quotes;
-  if (same_bytes(key, "action")) {
-    c.name.assign(p->value(ctx.text));
-    c.name_range = value_range;
-  }
+  Parameter& p =
+      index >= 0 ? c.params[static_cast<size_t>(index)] : new_param(c, key, name_range, line);
+  p.value_range = value_range;
+  p.decoded = std::move(decoded);
+  p.value_is_slice = is_slice;
+  p.value_in_quotes = in_quotes;
+  name_command(ctx, c, key, p);
 }
 
 void NeslParser::add_quoted_param(ParseContext& ctx, std::string_view key, ByteRange name_range,
                                   ByteRange value_range, uint32_t line) {
   Command& c = ctx.out->blocks[static_cast<size_t>(block_)].commands.front();
-  Parameter& p = c.params.emplace_back(key);
-  param_key_bits_ |= key_bit(key);
-  p.name_range = name_range;
+  Parameter& p = new_param(c, key, name_range, line);
   p.value_range = value_range;
-  p.line = line;
   p.value_is_slice = false;
   p.value_in_quotes = true;
-  if (same_bytes(key, "action")) {
-    c.name.assign(p.value(ctx.text));
-    c.name_range = value_range;
-  }
+  name_command(ctx, c, key, p);
 }
 
 void NeslParser::resolve_pending_quote(ParseContext& ctx, const LineRef* closing) {
@@ -1137,19 +1137,16 @@ void NeslParser::attach_block_fixes(ParseContext& ctx) {
     add_fix(ctx, duplicate_diag_, "Rename the block id to '" + fresh + "'", std::move(edits));
   }
   if (legacy_diag_ != kNone) {
-    // Each reference to the old era rewritten: its header (a header prefix without its
-    // trailing blank), end marker prefix and delimiter prefixes. Built in place in the note's
-    // (only) fix.
+    // Each reference to the old era rewritten: its header marker, end marker prefix and
+    // delimiter prefixes. Built in place in the note's (only) fix.
     const EraSyntax& now = nesl::era_syntax(Era::nesl);
-    const std::string_view old_header = era_->header.substr(0, era_->header.size() - 1);
-    const std::string_view new_header = now.header.substr(0, now.header.size() - 1);
     Fix& fix = ctx.out->diagnostics[static_cast<size_t>(legacy_diag_)].fixes.emplace_back();
     fix.title = "Convert the block to '#!nesl' syntax";
     fix.edits.reserve(era_refs_.size());
     for (const ByteRange& r : era_refs_) {
       const std::string_view old = slice(ctx.text, r);
-      if (same_bytes(old, old_header))
-        fix.edits.push_back({r, std::string(new_header)});
+      if (same_bytes(old, era_->marker()))
+        fix.edits.push_back({r, std::string(now.marker())});
       else if (same_bytes(old, era_->end_prefix))
         fix.edits.push_back({r, std::string(now.end_prefix)});
       else if (same_bytes(old, era_->delim_prefix))

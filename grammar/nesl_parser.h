@@ -203,6 +203,11 @@ private:
   void store_param(ParseContext& ctx, int index, std::string_view key, ByteRange name_range,
                    ByteRange value_range, uint32_t line, std::string decoded, bool is_slice,
                    bool in_quotes);
+  // A new parameter `key` of `c` (the open block's command), its key recorded for
+  // find_param().
+  Parameter& new_param(Command& c, std::string_view key, ByteRange name_range, uint32_t line);
+  // After `p`, the parameter `key` of `c`, took its value: an `action` names the command.
+  void name_command(ParseContext& ctx, Command& c, std::string_view key, const Parameter& p);
   // store_param() for a new `key` whose value is a quoted token without escapes (`value_range`,
   // its quotes included), the common `key = "value"` line: no decoded value to pass along.
   void add_quoted_param(ParseContext& ctx, std::string_view key, ByteRange name_range,

@@ -20,6 +20,8 @@ struct EraSyntax {
   std::string_view end_prefix;   // "#!end_"
   std::string_view delim_prefix; // "EOT_"
   std::string_view name;         // "NESL" / "SHAM", as in "Invalid NESL header format"
+  // The header without its trailing space: "#!nesl", what a header line starts with.
+  std::string_view marker() const { return header.substr(0, header.size() - 1); }
 };
 const EraSyntax& era_syntax(Era era);
 // The era whose header prefix `trimmed` starts with, or nullptr.

@@ -299,3 +299,11 @@ TEST_CASE("streaming: any chunking gives the one-shot result", "[nesl]") {
     }
   }
 }
+
+TEST_CASE("an era's header marker is its header prefix without the trailing blank", "[nesl]") {
+  for (const Era era : {Era::nesl, Era::nesl_upper, Era::sham}) {
+    const nesl::EraSyntax& syntax = nesl::era_syntax(era);
+    CHECK(syntax.marker() == nesl::js_trim(syntax.header));
+    CHECK(syntax.header == std::string(syntax.marker()) + " ");
+  }
+}
