@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fmt/format.h>
 #include <set>
 #include <sys/stat.h>
@@ -30,23 +29,24 @@ bool is_file_with(const FileState& s, const std::optional<std::string>& content)
 
 class Executor {
 public:
-  Executor(const SimulationInput& in, Journal& journal) : in_(in), journal_(journal) {}
+  Executor(const SimulationInput& in, Journal& journal, const Beneath& files)
+      : in_(in), journal_(journal), files_(files) {}
 
-  // Performs one effect; false with `code`/`error` set when it cannot.
+  // Performs one effect; false with `code`/`error` set when it cannot. Every write goes
+  // through `files_`, walked from the root's descriptor (no link on the way is followed).
   bool perform(const FileEffect& e, ActionOutcome* outcome, std::vector<std::string>* touched) {
     DiskSource disk;
     switch (e.kind) {
     case FileEffect::Kind::write: {
       if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
-      if (!make_dirs(parent_of(e.path), &error)) return io();
-      if (!write_atomically(e.path, e.after, e.mode, journal_.temp_tag(), &error)) return io();
+      if (!files_.make_dirs(parent_of(e.path), &error)) return io();
+      if (!files_.write_file(e.path, e.after, e.mode, journal_.temp_tag(), &error)) return io();
       touched->push_back(e.path);
       return true;
     }
     case FileEffect::Kind::remove: {
       if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
-      if (::unlink(e.path.c_str()) != 0) return io_errno("cannot delete", e.path);
-      sync_dir(parent_of(e.path));
+      if (!files_.remove_file(e.path, &error)) return io();
       touched->push_back(e.path);
       return true;
     }
@@ -55,28 +55,19 @@ public:
       const FileState dest = disk.read(e.new_path);
       if (!(dest.kind == Kind::missing || (e.dest_before && is_file_with(dest, e.dest_before))))
         return changed(e.new_path);
-      if (!make_dirs(parent_of(e.new_path), &error)) return io();
-      if (::rename(e.path.c_str(), e.new_path.c_str()) != 0) return io_errno("cannot move", e.path);
-      sync_dir(parent_of(e.path));
-      sync_dir(parent_of(e.new_path));
+      if (!files_.rename(e.path, e.new_path, &error)) return io();
       touched->push_back(e.path);
       touched->push_back(e.new_path);
       return true;
     }
     case FileEffect::Kind::make_dir: {
-      if (!make_dirs(e.path, &error)) return io();
+      if (!files_.make_dirs(e.path, &error)) return io();
       touched->push_back(e.path);
       return true;
     }
     case FileEffect::Kind::remove_dir: {
       if (disk.read(e.path).kind != Kind::directory) return changed(e.path);
-      std::error_code ec;
-      std::filesystem::remove_all(e.path, ec);
-      if (ec) {
-        error = fmt::format("cannot delete {}: {}", e.path, ec.message());
-        return io();
-      }
-      sync_dir(parent_of(e.path));
+      if (!files_.remove_tree(e.path, &error)) return io();
       touched->push_back(e.path);
       return true;
     }
@@ -84,12 +75,16 @@ public:
       const std::vector<std::string> argv = interpreter_argv(e.lang, e.code);
       const ProcessOutput p = run_program(argv, e.cwd, in_.config->exec_timeout);
       outcome->data = {{"stdout", p.out}, {"stderr", p.err}};
+      if (p.out_dropped || p.err_dropped)
+        outcome->data["truncated"] = {{"stdoutBytesDropped", p.out_dropped},
+                                      {"stderrBytesDropped", p.err_dropped}};
       if (!p.started) {
         code = "EXEC_FAILED";
         error =
             fmt::format("exec: {} could not be run: {}", argv.empty() ? e.lang : argv[0], p.error);
         return false;
       }
+      ran_exec = true;
       if (p.timed_out) {
         code = "EXEC_FAILED";
         error = fmt::format("exec: Process timeout after {}s (TIMEOUT)",
@@ -108,6 +103,7 @@ public:
     return false;
   }
 
+  bool ran_exec = false; // a command ran: what it did is outside the journal
   std::string code, error;
 
 private:
@@ -120,22 +116,28 @@ private:
     code = "IO_ERROR";
     return false;
   }
-  bool io_errno(const char* what, const std::string& path) {
-    error = fmt::format("{} {}: {}", what, path, std::strerror(errno));
-    return io();
-  }
 
   const SimulationInput& in_;
   Journal& journal_;
+  const Beneath& files_;
 };
 
+// Marks action `seq` as the failure and the others as not run, except the exec actions in
+// `ran` (they ran before the failure: what they did cannot be rolled back, so they say so).
 void mark_failed(BlockSimulation* sim, size_t seq, const std::string& code,
-                 const std::string& error, const std::string& others) {
+                 const std::string& error, const std::string& others,
+                 const std::set<size_t>& ran = {}) {
   sim->ok = false;
   sim->failed_seq = seq;
   for (ActionOutcome& o : sim->actions) {
     o.effects.clear();
-    if (o.action->seq == seq) {
+    if (ran.count(o.action->seq)) {
+      o.success = true;
+      o.data["notRolledBack"] =
+          fmt::format("this command ran before action {} failed; the files the block wrote "
+                      "were restored, but not what the command itself changed",
+                      seq);
+    } else if (o.action->seq == seq) {
       o.success = false;
       o.code = code;
       o.error = error;
@@ -202,19 +204,25 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
         fmt::format("not run: the journal of block {} could not be written", run.sim.block_id));
     return run;
   }
-  Executor exec(input, journal);
+  Executor exec(input, journal, state.files());
+  std::set<size_t> ran_execs;
   for (ActionOutcome& o : run.sim.actions) {
     for (const FileEffect& e : o.effects) {
-      if (exec.perform(e, &o, &run.touched)) continue;
+      if (exec.perform(e, &o, &run.touched)) {
+        if (e.kind == FileEffect::Kind::exec) ran_execs.insert(o.action->seq);
+        continue;
+      }
       std::string rollback_error;
       const bool rolled_back = journal.rollback(&rollback_error);
       run.code = exec.code;
       run.error = exec.error;
       if (!rolled_back) run.error += "; ROLLBACK FAILED: " + rollback_error;
       run.touched.clear();
-      mark_failed(&run.sim, o.action->seq, run.code, run.error,
-                  fmt::format("rolled back: action {} of block {} failed", o.action->seq,
-                              run.sim.block_id));
+      run.exec_ran = exec.ran_exec;
+      mark_failed(
+          &run.sim, o.action->seq, run.code, run.error,
+          fmt::format("rolled back: action {} of block {} failed", o.action->seq, run.sim.block_id),
+          ran_execs);
       return run;
     }
   }

@@ -18,6 +18,7 @@ struct BlockRun {
   std::string error; // when !applied: one sentence
   std::vector<std::string> changed_files; // FILE_CHANGED: what differs from the check
   std::vector<std::string> touched;       // absolute paths the block changed (for git)
+  bool exec_ran = false;                  // failed, but a command of it ran (its own changes stay)
 };
 
 // Runs one block of a document on disk. `checked` is the block's simulation at check time;

@@ -86,7 +86,14 @@ ProcessOutput run_program(const std::vector<std::string>& argv, const std::strin
       if (!fds[i].revents) continue;
       const ssize_t k = ::read(fds[i].fd, buf, sizeof buf);
       if (k > 0) {
-        (fds[i].fd == out[0] ? result.out : result.err).append(buf, static_cast<size_t>(k));
+        const bool is_out = fds[i].fd == out[0];
+        std::string& kept = is_out ? result.out : result.err;
+        const size_t room = kMaxCapturedOutput - std::min(kept.size(), kMaxCapturedOutput);
+        const size_t take = std::min(room, static_cast<size_t>(k));
+        kept.append(buf, take);
+        (is_out ? result.out_dropped : result.err_dropped) += static_cast<size_t>(k) - take;
+      } else if (k < 0 && errno == EINTR) {
+        continue;
       } else {
         (fds[i].fd == out[0] ? out_open : err_open) = false;
       }
@@ -101,6 +108,11 @@ ProcessOutput run_program(const std::vector<std::string>& argv, const std::strin
     result.error = std::strerror(exec_errno);
     return result;
   }
+  for (auto [text, dropped] :
+       {std::pair{&result.out, result.out_dropped}, std::pair{&result.err, result.err_dropped}})
+    if (dropped)
+      *text += "\n[blockls: output truncated: " + std::to_string(dropped) +
+               " more bytes were not kept]\n";
   result.started = true;
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   return result;

@@ -1,26 +1,35 @@
-// Journal format: ROOT/.blockls/journal-<pid>-<n>.json lists every path with its original
-// kind (missing, file, dir, link) and mode; file contents are copied to
-// ROOT/.blockls/journal-<pid>-<n>/<index>. The .json file is the commit point: it is written
-// (temp + fsync + rename) only after every copy is fsynced, and deleted first when the block
-// is done, so a journal on disk always describes a complete original state.
+// Journal format: STATE/roots/<dev>-<ino>/journal-<pid>-<n>.json lists the roots of the run
+// and every path with its original kind (missing, file, dir, link) and mode; file contents
+// are copied to journal-<pid>-<n>/<index> beside it. The .json file is the commit point: it
+// is written (temp + fsync + rename) only after every copy is fsynced, and deleted first when
+// the block is done, so a journal on disk always describes a complete original state.
+// Restoring goes through Beneath, so even a journal cannot make blockls follow a link out of
+// its roots.
 #include "apply/journal.h"
 
+#include "apply/path_policy.h"
 #include "apply/simulate.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace blockls::apply {
 namespace {
+
+constexpr int kJournalVersion = 2;
 
 std::string parent_of(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -31,20 +40,18 @@ std::string base_of(const std::string& path) {
   return path.substr(path.rfind('/') + 1);
 }
 
-std::string temp_path_for(const std::string& path, const std::string& tag) {
-  return parent_of(path) + "/." + base_of(path) + ".blockls-tmp-" + tag;
+std::string errno_text(const std::string& what, const std::string& path) {
+  return fmt::format("{} {}: {}", what, path, std::strerror(errno));
 }
 
-unsigned default_mode() {
-  static const unsigned mode = [] {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    return 0666u & ~static_cast<unsigned>(mask);
-  }();
-  return mode;
+void sync_dir(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
 }
 
-bool write_all(int fd, const std::string& text) {
+bool write_all(int fd, std::string_view text) {
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -55,79 +62,47 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
-bool read_all(const std::string& path, std::string* out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+// A file of the (private) state directory, read whole; `limit` bounds what a corrupt or
+// hostile entry can make us allocate.
+bool read_private(const std::string& path, std::string* out, size_t limit = SIZE_MAX) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return false;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || static_cast<size_t>(st.st_size) > limit) {
+    ::close(fd);
+    errno = EINVAL;
+    return false;
+  }
   out->clear();
   char buf[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
+    if (n <= 0) {
       ::close(fd);
-      return false;
+      return n == 0;
     }
-    if (n == 0) break;
     out->append(buf, static_cast<size_t>(n));
   }
-  ::close(fd);
-  return true;
 }
 
-std::string errno_text(const std::string& what, const std::string& path) {
-  return fmt::format("{} {}: {}", what, path, std::strerror(errno));
-}
-
-} // namespace
-
-void sync_dir(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
-
-bool make_dirs(const std::string& dir, std::string* error) {
-  struct stat st {};
-  if (::lstat(dir.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return true;
-    errno = ENOTDIR;
-    *error = errno_text("cannot create directory", dir);
-    return false;
-  }
-  if (dir != "/" && !make_dirs(parent_of(dir), error)) return false;
-  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
-    *error = errno_text("cannot create directory", dir);
-    return false;
-  }
-  sync_dir(parent_of(dir));
-  return true;
-}
-
-bool write_atomically(const std::string& path, const std::string& text, unsigned mode,
-                      const std::string& temp_tag, std::string* error) {
-  const std::string temp = temp_path_for(path, temp_tag);
+// Writes a file of the state directory atomically (the directory is this user's own).
+bool write_private(const std::string& path, std::string_view text, std::string* error) {
+  const std::string temp = path + ".blockls-tmp";
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) {
-    *error = errno_text("cannot create a temporary file", temp);
+    *error = errno_text("cannot create", temp);
     return false;
   }
-  const auto fail = [&](const char* what) {
-    *error = errno_text(what, temp);
+  if (!write_all(fd, text) || ::fsync(fd) != 0) {
+    *error = errno_text("cannot write", temp);
     ::close(fd);
     ::unlink(temp.c_str());
     return false;
-  };
-  if (!write_all(fd, text)) return fail("cannot write");
-  if (::fchmod(fd, mode ? mode : default_mode()) != 0) return fail("cannot set the mode of");
-  if (::fsync(fd) != 0) return fail("cannot fsync");
-  if (::close(fd) != 0) {
-    *error = errno_text("cannot close", temp);
-    ::unlink(temp.c_str());
-    return false;
   }
+  ::close(fd);
   if (::rename(temp.c_str(), path.c_str()) != 0) {
-    *error = errno_text("cannot rename the temporary file onto", path);
+    *error = errno_text("cannot rename onto", path);
     ::unlink(temp.c_str());
     return false;
   }
@@ -135,29 +110,264 @@ bool write_atomically(const std::string& path, const std::string& text, unsigned
   return true;
 }
 
+// mkdir -p for the state directory; the last `private_levels` components are created 0700
+// and must be directories of this user that no one else can write or enter.
+bool make_private_dir(const std::string& dir, int private_levels, std::string* error) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    if (dir != "/" && !make_private_dir(parent_of(dir), private_levels - 1, error)) return false;
+    if (::mkdir(dir.c_str(), private_levels > 0 ? 0700 : 0755) != 0 && errno != EEXIST) {
+      *error = errno_text("cannot create the state directory", dir);
+      return false;
+    }
+    if (::lstat(dir.c_str(), &st) != 0) {
+      *error = errno_text("cannot read the state directory", dir);
+      return false;
+    }
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    *error = fmt::format("{} is not a directory (a symbolic link?); blockls will not keep its "
+                         "journals there",
+                         dir);
+    return false;
+  }
+  if (private_levels > 0 && (st.st_uid != ::geteuid() || (st.st_mode & 077) != 0)) {
+    *error = fmt::format("{} must be a directory owned by this user with mode 0700 (it has "
+                         "owner {} and mode {:04o}); blockls will not keep its journals there",
+                         dir, st.st_uid, st.st_mode & 07777);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+// The state directory of one root, named by a hash of the root's canonical path: the same
+// directory is found again however the root is named on the command line, and a journal can
+// never be matched to a different root (every journal also records its root, checked on
+// recovery). FNV-1a: stable across builds and platforms, unlike std::hash.
+std::optional<std::string> state_dir_of(const std::string& root, std::string* error) {
+  const std::string home = state_home(error);
+  if (home.empty()) return std::nullopt;
+  char buf[PATH_MAX];
+  if (!::realpath(root.c_str(), buf)) {
+    *error = errno_text("cannot read the root", root);
+    return std::nullopt;
+  }
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : std::string_view(buf)) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return fmt::format("{}/roots/{:016x}", home, h);
+}
+
+namespace {
+
+bool is_journal_name(std::string_view name) {
+  // journal-<digits>-<digits>
+  if (!name.starts_with("journal-")) return false;
+  name.remove_prefix(8);
+  const size_t dash = name.find('-');
+  if (dash == 0 || dash == std::string_view::npos || dash + 1 == name.size()) return false;
+  for (size_t i = 0; i < name.size(); ++i)
+    if (i != dash && (name[i] < '0' || name[i] > '9')) return false;
+  return true;
+}
+
+bool has_control_or_bad_utf8(std::string_view s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c == 0x7f) return true;
+  return false;
+}
+
+bool below(const std::string& path, const std::string& root) {
+  return root == "/" ? path.size() > 1
+                     : path.size() > root.size() + 1 && path.compare(0, root.size(), root) == 0 &&
+                           path[root.size()] == '/';
+}
+
+struct Entry {
+  std::string path;
+  std::string kind; // missing, file, dir, link
+  unsigned mode = 0;
+  std::string saved; // file: the copy inside the journal's directory
+  std::string target;
+};
+
+struct ParsedJournal {
+  std::vector<std::string> roots;
+  std::vector<Entry> entries;
+};
+
+// Checks a journal's whole shape and every path before anything is restored.
+bool parse_journal(const std::string& text, const std::string& expected_root, ParsedJournal* out,
+                   std::string* error) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    *error = fmt::format("not JSON ({})", e.what());
+    return false;
+  }
+  if (!j.is_object() || j.value("version", nlohmann::json()) != kJournalVersion) {
+    *error = fmt::format("not a version {} journal object", kJournalVersion);
+    return false;
+  }
+  const auto str = [&](const nlohmann::json& o, const char* key, std::string* v) {
+    const auto it = o.find(key);
+    if (it == o.end() || !it->is_string()) return false;
+    *v = it->get<std::string>();
+    return true;
+  };
+  std::string root;
+  if (!str(j, "root", &root) || root != expected_root) {
+    *error = fmt::format("it belongs to another root ({})", root.empty() ? "none" : root);
+    return false;
+  }
+  const auto roots = j.find("roots");
+  if (roots == j.end() || !roots->is_array() || roots->empty()) {
+    *error = "\"roots\" must be a non-empty array";
+    return false;
+  }
+  for (const nlohmann::json& r : *roots) {
+    char buf[PATH_MAX];
+    if (!r.is_string() || r.get<std::string>().empty() || r.get<std::string>()[0] != '/' ||
+        !::realpath(r.get<std::string>().c_str(), buf) || r.get<std::string>() != buf) {
+      *error = fmt::format("root {} is not an existing canonical directory", r.dump());
+      return false;
+    }
+    out->roots.push_back(r.get<std::string>());
+  }
+  if (std::find(out->roots.begin(), out->roots.end(), expected_root) == out->roots.end()) {
+    *error = "its roots do not include the root being recovered";
+    return false;
+  }
+  const auto entries = j.find("entries");
+  if (entries == j.end() || !entries->is_array()) {
+    *error = "\"entries\" must be an array";
+    return false;
+  }
+  for (size_t i = 0; i < entries->size(); ++i) {
+    const nlohmann::json& e = (*entries)[i];
+    Entry x;
+    if (!e.is_object() || !str(e, "path", &x.path) || !str(e, "kind", &x.kind)) {
+      *error = fmt::format("entry {} has no string \"path\" and \"kind\"", i);
+      return false;
+    }
+    if (x.path.empty() || x.path[0] != '/' || normalize_lexically(x.path) != x.path ||
+        has_control_or_bad_utf8(x.path) ||
+        std::none_of(out->roots.begin(), out->roots.end(),
+                     [&](const std::string& r) { return below(x.path, r); })) {
+      *error = fmt::format("entry {}: {} is not a path below the journal's roots", i, x.path);
+      return false;
+    }
+    if (x.kind == "file" || x.kind == "dir") {
+      const auto mode = e.find("mode");
+      if (mode == e.end() || !mode->is_number_unsigned() || mode->get<unsigned long>() > 07777) {
+        *error = fmt::format("entry {}: \"mode\" must be a number from 0 to 07777", i);
+        return false;
+      }
+      x.mode = mode->get<unsigned>() & 0777; // never setuid, setgid or sticky
+    }
+    if (x.kind == "file") {
+      if (!str(e, "saved", &x.saved) || x.saved != std::to_string(i)) {
+        *error = fmt::format("entry {}: \"saved\" must name copy {} of the journal", i, i);
+        return false;
+      }
+    } else if (x.kind == "link") {
+      if (!str(e, "target", &x.target) || x.target.empty() || x.target.size() >= PATH_MAX) {
+        *error = fmt::format("entry {}: a link needs a \"target\"", i);
+        return false;
+      }
+    } else if (x.kind != "missing" && x.kind != "dir") {
+      *error = fmt::format("entry {}: unknown kind '{}'", i, x.kind);
+      return false;
+    }
+    out->entries.push_back(std::move(x));
+  }
+  return true;
+}
+
+// Restores the state a parsed journal describes. Copies are read from `dir` (the journal's
+// own directory) only.
+bool restore(const Beneath& files, const ParsedJournal& journal, const std::string& dir,
+             const std::string& tag, std::string* error) {
+  // Pass 1, children first: remove what the block created or turned into something else.
+  for (auto it = journal.entries.rbegin(); it != journal.entries.rend(); ++it) {
+    std::string ignored;
+    files.remove_file(parent_of(it->path) + "/" + Beneath::temp_name(base_of(it->path), tag),
+                      &ignored);
+    const EntryKind now = files.stat(it->path).kind;
+    if (now == EntryKind::missing) continue;
+    const bool is_dir = now == EntryKind::directory;
+    if (it->kind == "missing" || it->kind == "link" || (it->kind == "file" && is_dir)) {
+      if (!files.remove_tree(it->path, error)) return false;
+    } else if (it->kind == "dir" && !is_dir) {
+      if (!files.remove_file(it->path, error)) return false;
+    }
+  }
+  // Pass 2, parents first: restore the originals.
+  for (const Entry& e : journal.entries) {
+    if (e.kind == "dir") {
+      if (!files.make_dir(e.path, e.mode, error)) return false;
+    } else if (e.kind == "link") {
+      if (!files.make_link(e.path, e.target, error)) return false;
+    } else if (e.kind == "file") {
+      std::string original, current, ignored;
+      if (!read_private(dir + "/" + e.saved, &original)) {
+        *error = errno_text("cannot read the saved original of", e.path);
+        return false;
+      }
+      const EntryInfo now = files.stat(e.path);
+      if (now.kind == EntryKind::file && (now.mode & 0777) == e.mode &&
+          files.read_file(e.path, &current, &ignored) && current == original)
+        continue;
+      if (!files.write_file(e.path, original, e.mode, tag, error)) return false;
+    }
+  }
+  return true;
+}
+
+void remove_journal(const std::string& dir) {
+  ::unlink((dir + ".json").c_str());
+  sync_dir(parent_of(dir));
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+} // namespace
+
+std::string state_home(std::string* error) {
+  const auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v && *v == '/' ? std::string(v) : std::string();
+  };
+  std::string home = env("BLOCKLS_STATE_DIR");
+  if (!home.empty()) return normalize_lexically(home);
+  home = env("XDG_STATE_HOME");
+  if (!home.empty()) return normalize_lexically(home) + "/blockls";
+  home = env("HOME");
+  if (!home.empty()) return normalize_lexically(home) + "/.local/state/blockls";
+  *error = "no state directory: set HOME, XDG_STATE_HOME or BLOCKLS_STATE_DIR (an absolute path)";
+  return {};
+}
+
 StateDir::~StateDir() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
-bool StateDir::open(const std::string& root, std::string* error) {
-  root_ = root;
-  dir_ = root + "/" + kStateDirName;
-  struct stat st {};
-  if (::lstat(dir_.c_str(), &st) != 0) {
-    if (::mkdir(dir_.c_str(), 0700) != 0 && errno != EEXIST) {
-      *error = errno_text("cannot create", dir_);
-      return false;
-    }
-    sync_dir(root);
-  } else if (!S_ISDIR(st.st_mode)) {
-    *error = fmt::format("{} is not a directory (a symbolic link?); blockls will not use it", dir_);
-    return false;
-  }
-  const std::string ignore = dir_ + "/.gitignore";
-  if (::access(ignore.c_str(), F_OK) != 0) {
-    std::string unused;
-    write_atomically(ignore, "*\n", 0644, "init", &unused);
-  }
+bool StateDir::open(const ApplyConfig& config, std::string* error) {
+  root_ = config.root;
+  roots_ =
+      config.allowed_roots.empty() ? std::vector<std::string>{config.root} : config.allowed_roots;
+  if (std::find(roots_.begin(), roots_.end(), root_) == roots_.end()) roots_.push_back(root_);
+  const std::optional<std::string> dir = state_dir_of(root_, error);
+  if (!dir) return false;
+  dir_ = *dir;
+  // STATE (0700), STATE/roots (0700), STATE/roots/<key> (0700).
+  if (!make_private_dir(dir_, 3, error)) return false;
+  if (!files_.open(roots_, error)) return false;
   const std::string lock = dir_ + "/lock";
   lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (lock_fd_ < 0) {
@@ -165,9 +375,11 @@ bool StateDir::open(const std::string& root, std::string* error) {
     return false;
   }
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    *error = fmt::format("another blockls apply is running in {} (lock {})", root, lock);
+    *error = fmt::format("another blockls apply is running in {} (lock {})", root_, lock);
     return false;
   }
+  std::string ignored;
+  write_private(dir_ + "/root", root_ + "\n", &ignored); // which root this is, for people
   return true;
 }
 
@@ -181,51 +393,97 @@ bool StateDir::recover(std::vector<std::string>* messages, std::string* error) {
     while (const dirent* e = ::readdir(h)) {
       const std::string_view name = e->d_name;
       if (name.starts_with("journal-")) names.emplace_back(name);
-      // A journal (or .gitignore) whose atomic write was interrupted.
-      if (name.find(".blockls-tmp-") != std::string_view::npos)
-        ::unlink((dir_ + "/" + std::string(name)).c_str());
     }
     ::closedir(h);
   }
   std::sort(names.begin(), names.end());
-  bool ok = true;
   for (const std::string& name : names) {
     const std::string path = dir_ + "/" + name;
-    if (name.ends_with(".json")) {
-      const std::string base = path.substr(0, path.size() - 5);
-      std::string e;
-      if (Journal::rollback_dir(base, &e)) {
-        messages->push_back(fmt::format("rolled back the interrupted block recorded in {}", path));
-      } else {
-        *error = e;
-        ok = false;
-      }
-    } else if (::access((path + ".json").c_str(), F_OK) != 0) {
-      // Copies of a journal that was never committed: nothing was changed yet.
-      std::error_code ec;
-      std::filesystem::remove_all(path, ec);
+    if (name.ends_with(".blockls-tmp")) { // a journal whose atomic write was interrupted
+      ::unlink(path.c_str());
+      continue;
     }
+    if (!name.ends_with(".json")) {
+      if (is_journal_name(name) && ::access((path + ".json").c_str(), F_OK) != 0) {
+        // Copies of a journal that was never committed: nothing was changed yet.
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+      }
+      continue;
+    }
+    const std::string base = path.substr(0, path.size() - 5);
+    std::string text, why;
+    ParsedJournal journal;
+    Beneath files;
+    if (!is_journal_name(base_of(base)))
+      why = "its name is not one blockls writes";
+    else if (!read_private(path, &text, 64u << 20))
+      why = fmt::format("it cannot be read ({})", std::strerror(errno));
+    else if (parse_journal(text, root_, &journal, &why) && files.open(journal.roots, &why) &&
+             restore(files, journal, base, base_of(base), &why)) {
+      remove_journal(base);
+      messages->push_back(fmt::format("rolled back the interrupted block recorded in {}", path));
+      continue;
+    }
+    *error = fmt::format("the journal {} was left alone: {}. Inspect it, then delete it (and "
+                         "the directory beside it) to go on",
+                         path, why);
+    return false;
   }
   sync_dir(dir_);
-  return ok;
+  return true;
+}
+
+std::vector<std::string> pending_journals(const std::string& root) {
+  std::vector<std::string> out;
+  std::string error;
+  const std::optional<std::string> dir = state_dir_of(root, &error);
+  if (!dir) return out;
+  if (DIR* h = ::opendir(dir->c_str())) {
+    while (const dirent* e = ::readdir(h)) {
+      const std::string_view name = e->d_name;
+      if (name.starts_with("journal-") && name.ends_with(".json"))
+        out.push_back(*dir + "/" + std::string(name));
+    }
+    ::closedir(h);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> planted_journals(const std::string& root) {
+  std::vector<std::string> out;
+  const std::string dir = root + "/" + kStateDirName;
+  if (DIR* h = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(h)) {
+      const std::string_view name = e->d_name;
+      if (name.starts_with("journal-")) out.push_back(dir + "/" + std::string(name));
+    }
+    ::closedir(h);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 bool Journal::begin(StateDir& state, const std::string& label, std::vector<std::string> paths,
                     std::string* error) {
+  state_ = &state;
   name_ = state.next_journal_name();
   dir_ = state.path() + "/" + name_;
+  const Beneath& files = state.files();
   // Missing parents (created by mkdir -p) and the contents of directories are journaled too.
   std::vector<std::string> all;
   DiskSource disk;
   for (const std::string& p : paths) {
     all.push_back(p);
-    for (std::string d = parent_of(p); d.size() > state.root().size(); d = parent_of(d)) {
-      struct stat st {};
-      if (::lstat(d.c_str(), &st) == 0) break;
+    for (std::string d = parent_of(p);; d = parent_of(d)) {
+      if (std::none_of(state.roots().begin(), state.roots().end(),
+                       [&](const std::string& r) { return below(d, r); }) ||
+          files.stat(d).kind != EntryKind::missing)
+        break;
       all.push_back(d);
     }
-    struct stat st {};
-    if (::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    if (files.stat(p).kind == EntryKind::directory)
       for (std::string& e : disk.list_tree(p))
         all.push_back(std::move(e));
   }
@@ -236,53 +494,64 @@ bool Journal::begin(StateDir& state, const std::string& label, std::vector<std::
     *error = errno_text("cannot create the journal", dir_);
     return false;
   }
+  const auto fail = [&](std::string message) {
+    *error = std::move(message);
+    remove_journal(dir_);
+    return false;
+  };
   nlohmann::json entries = nlohmann::json::array();
   for (size_t i = 0; i < all.size(); ++i) {
     const std::string& p = all[i];
     nlohmann::json e = {{"path", p}};
-    struct stat st {};
-    if (::lstat(p.c_str(), &st) != 0) {
+    const EntryInfo info = files.stat(p);
+    switch (info.kind) {
+    case EntryKind::missing:
       e["kind"] = "missing";
-    } else if (S_ISDIR(st.st_mode)) {
+      break;
+    case EntryKind::directory:
       e["kind"] = "dir";
-      e["mode"] = st.st_mode & 07777;
-    } else if (S_ISLNK(st.st_mode)) {
+      e["mode"] = info.mode;
+      break;
+    case EntryKind::link: {
+      std::string target, why;
+      if (!files.read_link(p, &target, &why)) return fail(why);
       e["kind"] = "link";
-      e["target"] = disk.read(p).content;
-    } else if (S_ISREG(st.st_mode)) {
-      std::string content;
-      if (!read_all(p, &content)) {
-        *error = errno_text("cannot read", p);
-        return false;
-      }
+      e["target"] = target;
+      break;
+    }
+    case EntryKind::file: {
+      std::string content, why;
+      if (!files.read_file(p, &content, &why)) return fail(why);
       const std::string copy = fmt::format("{}/{}", dir_, i);
       const int fd = ::open(copy.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-      if (fd < 0 || !write_all(fd, content) || ::fsync(fd) != 0) {
-        *error = errno_text("cannot save the original of", p);
-        if (fd >= 0) ::close(fd);
-        return false;
-      }
-      ::close(fd);
+      const bool saved = fd >= 0 && write_all(fd, content) && ::fsync(fd) == 0;
+      if (fd >= 0) ::close(fd);
+      if (!saved) return fail(errno_text("cannot save the original of", p));
       e["kind"] = "file";
-      e["mode"] = st.st_mode & 07777;
+      e["mode"] = info.mode;
       e["saved"] = std::to_string(i);
-    } else {
-      *error =
-          fmt::format("{} is neither a file, a directory nor a link; blockls will not touch it", p);
-      return false;
+      break;
+    }
+    case EntryKind::other:
+      return fail(fmt::format(
+          "{} is neither a file, a directory nor a link; blockls will not touch it", p));
     }
     entries.push_back(std::move(e));
   }
   sync_dir(dir_);
   std::string text;
   try {
-    text = nlohmann::json{{"version", 1}, {"block", label}, {"entries", entries}}.dump(1);
+    text = nlohmann::json{{"version", kJournalVersion},
+                          {"root", state.root()},
+                          {"roots", state.roots()},
+                          {"block", label},
+                          {"entries", entries}}
+               .dump(1);
   } catch (const nlohmann::json::exception&) {
-    *error = "a path is not valid UTF-8 and cannot be journaled";
-    return false;
+    return fail("a path is not valid UTF-8 and cannot be journaled");
   }
-  if (!write_atomically(dir_ + ".json", text, 0600, "journal", error)) return false;
-  sync_dir(state.path());
+  std::string why;
+  if (!write_private(dir_ + ".json", text, &why)) return fail(why);
   return true;
 }
 
@@ -298,81 +567,15 @@ bool Journal::commit(std::string* error) {
 }
 
 bool Journal::rollback(std::string* error) {
-  return rollback_dir(dir_, error);
-}
-
-bool Journal::rollback_dir(const std::string& dir, std::string* error) {
   std::string text;
-  if (!read_all(dir + ".json", &text)) {
-    *error = errno_text("cannot read the journal", dir + ".json");
+  ParsedJournal journal;
+  if (!read_private(dir_ + ".json", &text)) {
+    *error = errno_text("cannot read the journal", dir_ + ".json");
     return false;
   }
-  nlohmann::json journal;
-  try {
-    journal = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    *error = fmt::format("{}.json: corrupt journal: {}", dir, e.what());
-    return false;
-  }
-  const std::string tag = base_of(dir);
-  const nlohmann::json& entries = journal["entries"];
-  namespace fs = std::filesystem;
-  // Pass 1, children first: remove what the block created or turned into something else.
-  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-    const std::string path = (*it)["path"];
-    const std::string kind = (*it)["kind"];
-    ::unlink(temp_path_for(path, tag).c_str());
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0) continue;
-    const bool is_dir = S_ISDIR(st.st_mode);
-    std::error_code ec;
-    if (kind == "missing" || kind == "link" || (kind == "file" && is_dir)) {
-      if (is_dir)
-        fs::remove_all(path, ec);
-      else
-        ::unlink(path.c_str());
-    } else if (kind == "dir" && !is_dir) {
-      ::unlink(path.c_str());
-    }
-  }
-  // Pass 2, parents first: restore the originals.
-  for (const nlohmann::json& e : entries) {
-    const std::string path = e["path"];
-    const std::string kind = e["kind"];
-    if (kind == "dir") {
-      if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
-        *error = errno_text("cannot restore directory", path);
-        return false;
-      }
-      ::chmod(path.c_str(), e["mode"].get<unsigned>());
-      sync_dir(parent_of(path));
-    } else if (kind == "link") {
-      const std::string target = e["target"];
-      if (::symlink(target.c_str(), path.c_str()) != 0 && errno != EEXIST) {
-        *error = errno_text("cannot restore link", path);
-        return false;
-      }
-    } else if (kind == "file") {
-      std::string original, current;
-      if (!read_all(dir + "/" + e["saved"].get<std::string>(), &original)) {
-        *error = errno_text("cannot read the saved original of", path);
-        return false;
-      }
-      struct stat st {};
-      const unsigned mode = e["mode"].get<unsigned>();
-      if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 07777) == mode &&
-          read_all(path, &current) && current == original)
-        continue;
-      if (!write_atomically(path, original, mode, tag, error)) return false;
-    }
-  }
-  if (::unlink((dir + ".json").c_str()) != 0) {
-    *error = errno_text("cannot delete the journal", dir + ".json");
-    return false;
-  }
-  sync_dir(parent_of(dir));
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
+  if (!parse_journal(text, state_->root(), &journal, error)) return false;
+  if (!restore(state_->files(), journal, dir_, name_, error)) return false;
+  remove_journal(dir_);
   return true;
 }
 

@@ -1,47 +1,73 @@
 // The undo journal of `blockls apply`: before a block changes anything, the original of every
-// path it will touch (content, mode, or absence) is saved under ROOT/.blockls/journal-*/ and
-// fsynced. A block that fails midway, or a run that was killed, is rolled back from it.
+// path it will touch (content, mode, or absence) is saved and fsynced. A block that fails
+// midway, or a run that was killed, is rolled back from it.
+//
+// Journals are the tool's own, never the workspace's: they live in this user's state
+// directory (state_home() below, 0700, owned by the user), one subdirectory per root keyed
+// by a hash of the root's canonical path. A `.blockls/journal-*` found inside a root (shipped by a
+// repository or a tarball) is never read, only reported. Even the user's own journals are
+// validated before anything is restored: every path must lie below the roots recorded in the
+// journal (and the root being recovered), saved copies are named only by their index inside
+// the journal's own directory, and modes never gain setuid/setgid/sticky bits.
 #pragma once
 
+#include "apply/beneath.h"
+#include "apply/config.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace blockls::apply {
 
-// Writes `text` to `path` through a temporary file in the same directory (fsync + rename +
-// directory fsync). `mode` 0 = default permissions for a new file.
-bool write_atomically(const std::string& path, const std::string& text, unsigned mode,
-                      const std::string& temp_tag, std::string* error);
-// fsync of a directory (errors ignored: some filesystems refuse it).
-void sync_dir(const std::string& dir);
-// mkdir -p; false and `error` when a component cannot be created.
-bool make_dirs(const std::string& dir, std::string* error);
+// The directory under which this user's blockls keeps its state:
+// $BLOCKLS_STATE_DIR, else $XDG_STATE_HOME/blockls, else $HOME/.local/state/blockls.
+// Empty (and `error`) when none can be determined.
+std::string state_home(std::string* error);
+// The directory inside state_home() that holds the journals of `root` (which need not be
+// canonical); nullopt (and `error`) when the root or the state home cannot be resolved.
+std::optional<std::string> state_dir_of(const std::string& root, std::string* error);
 
-// Owns ROOT/.blockls/ while a run is in progress (an exclusive flock on .blockls/lock).
+// Owns the state directory of one root while a run is in progress (an exclusive flock).
 class StateDir {
 public:
   StateDir() = default;
   StateDir(const StateDir&) = delete;
   StateDir& operator=(const StateDir&) = delete;
   ~StateDir();
-  // Creates .blockls/ when missing and takes the lock; false when another run holds it.
-  bool open(const std::string& root, std::string* error);
+  // Creates the root's state directory when missing (0700), refuses one that is not a
+  // directory owned by this user and closed to others, opens the roots of `config` for
+  // descriptor-relative writes, and takes the lock; false when another run holds it.
+  bool open(const ApplyConfig& config, std::string* error);
   const std::string& path() const { return dir_; }
   const std::string& root() const { return root_; }
-  // Rolls back every journal left by an interrupted run; one message per journal.
+  const std::vector<std::string>& roots() const { return roots_; }
+  const Beneath& files() const { return files_; }
+  // Rolls back every journal left by an interrupted run; one message per journal. A journal
+  // that is malformed, or names a path outside its roots, is reported in `error` and left
+  // alone (nothing of it is restored), as is every journal after it.
   bool recover(std::vector<std::string>* messages, std::string* error);
   std::string next_journal_name();
 
 private:
   std::string root_, dir_;
+  std::vector<std::string> roots_;
+  Beneath files_;
   int lock_fd_ = -1;
   unsigned counter_ = 0;
 };
 
+// Journals of interrupted runs waiting in the root's state directory (read-only look, no
+// lock): their paths, for `check --root` and `apply --dry-run` to mention.
+std::vector<std::string> pending_journals(const std::string& root);
+// Journal-like files inside the root itself (ROOT/.blockls/journal-*): never trusted.
+std::vector<std::string> planted_journals(const std::string& root);
+
 class Journal {
 public:
-  // Records the current state of `paths` (absolute, inside the root) and every missing
-  // parent of them; nothing is changed on disk but the journal itself.
+  // Records the current state of `paths` (absolute, inside the roots) and every missing
+  // parent of them; nothing is changed on disk but the journal itself. On failure nothing of
+  // the journal is left behind.
   bool begin(StateDir& state, const std::string& label, std::vector<std::string> paths,
              std::string* error);
   // The block is done: the journal is deleted.
@@ -51,10 +77,8 @@ public:
   // The tag the atomic writes of this journal use for temporary files (cleaned up on rollback).
   const std::string& temp_tag() const { return name_; }
 
-  // Rolls back the journal in `dir` (a journal-* directory).
-  static bool rollback_dir(const std::string& dir, std::string* error);
-
 private:
+  const StateDir* state_ = nullptr;
   std::string dir_, name_;
 };
 

@@ -3,6 +3,8 @@
 // is still resolved to where a write would really land.
 #include "apply/path_policy.h"
 
+#include "grammar/unicode.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -38,12 +40,14 @@ std::string join_segments(const std::vector<std::string>& segments) {
 }
 
 // Follows symlinks in `absolute` (already lexically normal). Components that do not exist
-// are appended as they are. Returns false after too many links (a loop).
+// are appended as they are. Returns false after too many links (a loop). The resolved prefix
+// grows and shrinks in place, so the work is linear in the path's length (plus the links).
 bool follow_links(const std::string& absolute, std::string* out) {
   std::deque<std::string> todo;
   for (std::string& s : split_segments(absolute))
     todo.push_back(std::move(s));
-  std::vector<std::string> done;
+  std::string done;            // "/a/b/c": the resolved prefix
+  std::vector<size_t> lengths; // done's length before each of its components
   int hops = 0;
   bool missing = false; // once a component is missing, the rest is lexical
   while (!todo.empty()) {
@@ -51,32 +55,37 @@ bool follow_links(const std::string& absolute, std::string* out) {
     todo.pop_front();
     if (seg == ".") continue;
     if (seg == "..") {
-      if (!done.empty()) done.pop_back();
+      if (!lengths.empty()) {
+        done.resize(lengths.back());
+        lengths.pop_back();
+      }
       continue;
     }
-    if (missing) {
-      done.push_back(std::move(seg));
-      continue;
-    }
-    done.push_back(seg);
-    const std::string candidate = join_segments(done);
+    lengths.push_back(done.size());
+    done += '/';
+    done += seg;
+    if (missing) continue;
     struct stat st {};
-    if (::lstat(candidate.c_str(), &st) != 0) {
+    if (::lstat(done.c_str(), &st) != 0) {
       missing = true;
       continue;
     }
     if (!S_ISLNK(st.st_mode)) continue;
     if (++hops > 40) return false;
     char buf[PATH_MAX];
-    const ssize_t n = ::readlink(candidate.c_str(), buf, sizeof buf - 1);
+    const ssize_t n = ::readlink(done.c_str(), buf, sizeof buf - 1);
     if (n < 0) return false;
     const std::string target(buf, static_cast<size_t>(n));
-    done.pop_back();
-    if (!target.empty() && target.front() == '/') done.clear();
+    done.resize(lengths.back());
+    lengths.pop_back();
+    if (!target.empty() && target.front() == '/') {
+      done.clear();
+      lengths.clear();
+    }
     std::vector<std::string> parts = split_segments(target);
     todo.insert(todo.begin(), parts.begin(), parts.end());
   }
-  *out = join_segments(done);
+  *out = done.empty() ? "/" : done;
   return true;
 }
 
@@ -91,11 +100,26 @@ std::string relative_to(const std::string& path, const std::string& root) {
   return root == "/" ? path.substr(1) : path.substr(root.size() + 1);
 }
 
+char fold(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// A name as case-insensitive volumes (macOS, Windows) see it: trailing spaces and dots are
+// not part of it there, so `.git ` and `.git.` are `.git`.
+std::string_view volume_name(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '.') && s != "." && s != "..")
+    s.remove_suffix(1);
+  return s;
+}
+
 bool segment_match(std::string_view pat, std::string_view s) {
-  // Iterative wildcard match with backtracking on the last '*'.
+  // Iterative wildcard match with backtracking on the last '*'; ASCII case folded, so a deny
+  // pattern also holds on case-insensitive volumes.
+  pat = volume_name(pat);
+  s = volume_name(s);
   size_t p = 0, i = 0, star = std::string_view::npos, mark = 0;
   while (i < s.size()) {
-    if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i])) {
+    if (p < pat.size() && (pat[p] == '?' || fold(pat[p]) == fold(s[i]))) {
       ++p;
       ++i;
     } else if (p < pat.size() && pat[p] == '*') {
@@ -126,6 +150,32 @@ bool match_segments(const std::vector<std::string>& pat, size_t pi,
 }
 
 } // namespace
+
+std::string invalid_path_reason(std::string_view path) {
+  for (const char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f)
+      return fmt::format("The path contains the control character U+{:04X}; paths with control "
+                         "characters are refused",
+                         u);
+  }
+  if (unicode::first_invalid_utf8(path) != std::string_view::npos)
+    return fmt::format("The path is not valid UTF-8 (byte {} is not part of a UTF-8 character); "
+                       "it is refused rather than rewritten",
+                       unicode::first_invalid_utf8(path) + 1);
+  if (path.size() >= PATH_MAX)
+    return fmt::format("The path is {} bytes long; the limit is {}", path.size(), PATH_MAX - 1);
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash - start > NAME_MAX)
+      return fmt::format("A component of the path is {} bytes long; the limit is {}", slash - start,
+                         NAME_MAX);
+    start = slash + 1;
+  }
+  return {};
+}
 
 bool make_config(const std::string& root, ApplyConfig* config, std::string* error) {
   char buf[PATH_MAX];
@@ -191,9 +241,9 @@ ResolvedPath resolve_path(const ApplyConfig& config, std::string_view raw) {
     r.reason = "The path is empty";
     return r;
   }
-  if (trimmed.find('\0') != std::string_view::npos) {
-    r.verdict = PathVerdict::denied;
-    r.reason = "The path contains a NUL character";
+  if (std::string why = invalid_path_reason(trimmed); !why.empty()) {
+    r.verdict = PathVerdict::invalid;
+    r.reason = std::move(why);
     return r;
   }
   const std::string joined =

@@ -10,7 +10,7 @@
 
 namespace blockls::apply {
 
-enum class PathVerdict { ok, empty, outside_root, denied };
+enum class PathVerdict { ok, empty, invalid, outside_root, denied };
 
 struct ResolvedPath {
   PathVerdict verdict = PathVerdict::ok;
@@ -21,9 +21,15 @@ struct ResolvedPath {
 
 ResolvedPath resolve_path(const ApplyConfig& config, std::string_view raw);
 
+// Why a raw path is refused before it is resolved (control characters, invalid UTF-8, longer
+// than PATH_MAX or a component longer than NAME_MAX), or "" when it is acceptable. Such paths
+// are errors, never rewritten: the name written must be the name the reviewer read.
+std::string invalid_path_reason(std::string_view path);
+
 // Glob over '/'-separated paths: `**` = any number of segments (also none), `*` = any run of
 // characters within a segment, `?` = one character. A trailing `/**` also matches the
-// directory itself.
+// directory itself. Segments compare ASCII-case-insensitively, trailing spaces and dots
+// ignored (as case-insensitive volumes compare names).
 bool glob_match(std::string_view pattern, std::string_view path);
 
 // Whitespace (incl. '\r') trimmed from both ends, as path parameters are read.

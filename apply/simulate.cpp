@@ -135,6 +135,11 @@ private:
            "Give the path of a file inside the root", range);
       fail("EMPTY_PATH", fmt::format("{}: {} is empty", a_.action, param));
       return std::nullopt;
+    case PathVerdict::invalid:
+      diag("INVALID_PATH", param, r.reason,
+           "Write the path with printable characters in valid UTF-8", range);
+      fail("INVALID_PATH", fmt::format("{}: {}", a_.action, r.reason));
+      return std::nullopt;
     case PathVerdict::outside_root:
       diag("PATH_OUTSIDE_ROOT", param, r.reason,
            "Use a path inside the root, or allow its directory with --allow-root", range);

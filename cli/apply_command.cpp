@@ -10,8 +10,8 @@
 #include "apply/workspace_check.h"
 #include "cli/app.h"
 #include "cli/text_report.h"
-#include "fixits/unified_diff.h"
 #include "diagnostics/json_report.h"
+#include "fixits/unified_diff.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -33,6 +33,7 @@ struct BlockReport {
   std::string code, error;
   std::vector<std::string> changed_files;
   std::vector<ActionOutcome> actions;
+  bool exec_ran = false; // failed, but a command of it ran (its own changes were not undone)
 };
 
 struct FileReport {
@@ -95,6 +96,9 @@ std::string outcome_text(const ActionOutcome& o, bool dry_run) {
   if (n == "files_read")
     return fmt::format("read {} files", d.contains("content") ? d["content"].size() : 0);
   if (n == "dir_create") return fmt::format("{}created", would);
+  if (n == "exec" && d.contains("notRolledBack"))
+    return fmt::format("RAN, exit code {}; {}", d.value("exit_code", -1),
+                       d["notRolledBack"].get<std::string>());
   if (n == "exec")
     return dry_run ? "would run" : fmt::format("exit code {}", d.value("exit_code", -1));
   return "ok";
@@ -104,7 +108,8 @@ void indent(std::ostream& out, const std::string& text, const char* prefix) {
   size_t pos = 0;
   while (pos < text.size()) {
     const size_t nl = text.find('\n', pos);
-    out << prefix << text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos)
+    out << prefix
+        << printable(text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos))
         << '\n';
     if (nl == std::string::npos) break;
     pos = nl + 1;
@@ -196,6 +201,7 @@ nlohmann::json file_json(const FileReport& f, bool dry_run) {
     if (!b.code.empty()) jb["code"] = b.code;
     if (!b.error.empty()) jb["error"] = b.error;
     if (!b.changed_files.empty()) jb["changedFiles"] = b.changed_files;
+    if (b.exec_ran) jb["execRan"] = true;
     blocks.push_back(std::move(jb));
     if (b.status == "skipped") {
       skipped.push_back(
@@ -225,27 +231,30 @@ nlohmann::json file_json(const FileReport& f, bool dry_run) {
 
 void print_file_text(std::ostream& out, const FileReport& f, const ApplyConfig& config,
                      bool dry_run) {
-  const std::string path = display_path(f.file.path);
+  const std::string path = printable(display_path(f.file.path));
   for (const BlockReport& b : f.blocks) {
     const std::string where = fmt::format("{}:{}: block {}", path, b.line + 1, b.id);
     if (b.status == "skipped") {
-      out << fmt::format("{}: skipped, invalid: [{}] {}\n", where, b.code, b.error);
+      out << fmt::format("{}: skipped, invalid: [{}] {}\n", where, b.code, printable(b.error));
       continue;
     }
     if (b.status == "applied" || b.status == "would_apply")
       out << fmt::format("{}: {}\n", where, b.status == "applied" ? "applied" : "would apply");
     else
-      out << fmt::format("{}: {}, nothing changed: [{}] {}\n", where,
-                         dry_run ? "would fail" : "FAILED", b.code, b.error);
+      out << fmt::format("{}: {}: [{}] {}\n", where,
+                         dry_run      ? "would fail, nothing changed"
+                         : b.exec_ran ? "FAILED, its files rolled back (a command of it ran)"
+                                      : "FAILED, nothing changed",
+                         b.code, printable(b.error));
     for (const ActionOutcome& o : b.actions) {
-      out << fmt::format("  [{}] {} {}: {}\n", o.action->seq, o.action->action, primary(*o.action),
-                         outcome_text(o, dry_run));
+      out << fmt::format("  [{}] {} {}: {}\n", o.action->seq, o.action->action,
+                         printable(primary(*o.action)), printable(outcome_text(o, dry_run)));
       if (!o.success || o.data.is_null()) continue;
       if (o.action->action == "file_read")
         indent(out, o.data["content"].get<std::string>(), "    | ");
       if (o.action->action == "files_read")
         for (size_t i = 0; i < o.data["paths"].size(); ++i) {
-          out << "    " << o.data["paths"][i].get<std::string>() << ":\n";
+          out << "    " << printable(o.data["paths"][i].get<std::string>()) << ":\n";
           indent(out, o.data["content"][i].get<std::string>(), "    | ");
         }
       if (o.action->action == "exec") {
@@ -293,23 +302,27 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
   }
   if (io_failed) return kExitUsage;
 
+  // Journal-like files inside the root were not written by this user's blockls (journals live
+  // in the user's state directory): never read, only mentioned.
+  for (const std::string& planted : planted_journals(config.root))
+    err << "blockls apply: note: " << printable(planted)
+        << " is inside the workspace; blockls never trusts a journal found there and ignored "
+           "it\n";
   StateDir state;
   std::vector<std::string> recovered;
   if (!request.dry_run) {
     std::string error;
-    if (!state.open(config.root, &error) || !state.recover(&recovered, &error)) {
-      err << "blockls apply: " << error << '\n';
+    if (!state.open(config, &error) || !state.recover(&recovered, &error)) {
+      err << "blockls apply: " << printable(error) << '\n';
       return kExitUsage;
     }
     for (const std::string& m : recovered)
       (request.format == "json" ? err : out) << "blockls apply: " << m << '\n';
   } else {
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(config.root + "/" + kStateDirName, ec))
-      if (e.path().extension() == ".json")
-        err << "blockls apply: note: " << e.path().string()
-            << " is the journal of an interrupted run; the next apply (or --recover) rolls it "
-               "back\n";
+    for (const std::string& journal : pending_journals(config.root))
+      err << "blockls apply: note: " << journal
+          << " is the journal of an interrupted run; the next apply (or --recover) rolls it "
+             "back\n";
   }
   if (request.files.empty()) {
     out << fmt::format("recovery done: {} interrupted block{} rolled back\n", recovered.size(),
@@ -374,15 +387,16 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
         r.code = run.code;
         r.error = run.error;
         r.changed_files = run.changed_files;
+        r.exec_ran = run.exec_ran;
         r.actions = std::move(run.sim.actions);
         if (run.code == "IO_ERROR") apply_io_error = true;
         if (run.applied) {
           touched.insert(touched.end(), run.touched.begin(), run.touched.end());
           std::vector<std::string> what;
           for (const ActionOutcome& o : r.actions)
-            what.push_back(fmt::format("{} {}", o.action->action, primary(*o.action)));
+            what.push_back(fmt::format("{} {}", o.action->action, printable(primary(*o.action))));
           commit_lines.push_back(fmt::format("- block {} ({}:{}): {}", r.id,
-                                             display_path(f.file.path), r.line + 1,
+                                             printable(display_path(f.file.path)), r.line + 1,
                                              fmt::join(what, "; ")));
         }
       }

@@ -2,15 +2,16 @@
 // fix: apply every preferred fix once, print the text, a unified diff, or rewrite in place.
 #include "cli/check_command.h"
 
+#include "apply/journal.h"
 #include "apply/workspace_check.h"
 #include "cli/app.h"
 #include "cli/apply_command.h"
 #include "cli/sarif_report.h"
 #include "cli/text_report.h"
-#include "fixits/unified_diff.h"
 #include "diagnostics/check.h"
 #include "diagnostics/json_report.h"
 #include "fixits/apply_fixes.h"
+#include "fixits/unified_diff.h"
 #include "fixits/verify_fixes.h"
 
 #include <cstdlib>
@@ -53,6 +54,16 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     ar.deny = request.deny;
     ar.allow_roots = request.allow_roots;
     if (!make_apply_config(ar, &workspace, err)) return kExitUsage;
+    // The files may be about to change: an interrupted apply is waiting to be rolled back.
+    for (const std::string& journal : apply::pending_journals(workspace.root))
+      err << "blockls check: note: " << printable(journal)
+          << " is the journal of an interrupted apply in this root; `blockls apply --recover "
+             "--root DIR` rolls it back (the files may not be as the transcript expects until "
+             "then)\n";
+    for (const std::string& planted : apply::planted_journals(workspace.root))
+      err << "blockls check: note: " << printable(planted)
+          << " is inside the workspace; blockls never trusts a journal found there and ignores "
+             "it\n";
   }
   const apply::DiskSource disk;
   apply::Overlay files(disk); // later transcripts see what earlier ones would do

@@ -4,9 +4,8 @@
 #include "diagnostics/source_view.h"
 #include "grammar/unicode.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace blockls::cli {
 namespace {
@@ -14,20 +13,24 @@ namespace {
 const char* severity_color(Severity s) {
   switch (s) {
   case Severity::block_fatal:
-  case Severity::command_error: return "\033[1;31m";
-  case Severity::parameter_warning: return "\033[1;35m";
-  case Severity::syntax_info: return "\033[1;36m";
+  case Severity::command_error:
+    return "\033[1;31m";
+  case Severity::parameter_warning:
+    return "\033[1;35m";
+  case Severity::syntax_info:
+    return "\033[1;36m";
   }
   return "";
 }
 
-// Printable form of a source line: control characters other than tab shown as U+FFFD-free
-// escapes so a stray "\r" cannot rewrite the terminal line.
-std::string printable(std::string_view line) {
+} // namespace
+
+std::string printable(std::string_view text) {
   std::string out;
-  for (char c : line) {
+  out.reserve(text.size());
+  for (char c : text) {
     const unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 && c != '\t')
+    if ((u < 0x20 && c != '\t') || u == 0x7f)
       out += fmt::format("\\x{:02x}", u);
     else
       out.push_back(c);
@@ -35,14 +38,15 @@ std::string printable(std::string_view line) {
   return out;
 }
 
-} // namespace
-
 std::string_view severity_word(Severity severity) {
   switch (severity) {
   case Severity::block_fatal:
-  case Severity::command_error: return "error";
-  case Severity::parameter_warning: return "warning";
-  case Severity::syntax_info: return "info";
+  case Severity::command_error:
+    return "error";
+  case Severity::parameter_warning:
+    return "warning";
+  case Severity::syntax_info:
+    return "info";
   }
   return "error";
 }
@@ -58,7 +62,7 @@ void print_text_diagnostics(std::ostream& out, const std::string& path, std::str
     const OutwardPosition pos = view.start_of(d);
     out << paint("\033[1m", fmt::format("{}:{}:{}:", path, pos.line, pos.column)) << ' '
         << paint(severity_color(d.severity), fmt::format("{}:", severity_word(d.severity))) << ' '
-        << d.message << ' ' << paint("\033[2m", fmt::format("[{}]", d.code)) << '\n';
+        << printable(d.message) << ' ' << paint("\033[2m", fmt::format("[{}]", d.code)) << '\n';
     const uint32_t first = d.line >= 2 ? d.line - 2 : 0;
     const uint32_t last = std::min(total, d.line + 3);
     const size_t width = std::to_string(std::max(last, d.line + 1)).size();
@@ -73,17 +77,19 @@ void print_text_diagnostics(std::ostream& out, const std::string& path, std::str
         std::string pad;
         for (char c : content.substr(0, begin - start))
           if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) pad.push_back(c == '\t' ? '\t' : ' ');
-        const size_t marks = std::max<size_t>(1, unicode::codepoint_count(text.substr(begin, end - begin)));
+        const size_t marks =
+            std::max<size_t>(1, unicode::codepoint_count(text.substr(begin, end - begin)));
         out << "   " << std::string(width, ' ') << " | " << pad
             << paint(severity_color(d.severity), std::string(marks, '^')) << '\n';
       }
     }
     if (d.line >= total)
       out << " > " << fmt::format("{:>{}}", d.line + 1, width) << " | <end of input>\n";
-    if (!d.fix_hint.empty()) out << "  " << paint("\033[1;32m", "hint:") << ' ' << d.fix_hint << '\n';
+    if (!d.fix_hint.empty())
+      out << "  " << paint("\033[1;32m", "hint:") << ' ' << printable(d.fix_hint) << '\n';
     for (const Fix& f : d.fixes)
-      out << "  " << paint("\033[32m", "fix:") << ' ' << f.title << (f.preferred ? " (preferred)" : "")
-          << '\n';
+      out << "  " << paint("\033[32m", "fix:") << ' ' << f.title
+          << (f.preferred ? " (preferred)" : "") << '\n';
   }
 }
 

@@ -16,6 +16,11 @@ struct TextStyle {
 void print_text_diagnostics(std::ostream& out, const std::string& path, std::string_view text,
                             const CheckedDocument& checked, const TextStyle& style);
 
+// `text` with control characters other than tab (and DEL) shown as \xNN escapes, so that
+// what blockls echoes of a transcript (a path, a name, a source line) can neither forge an
+// output line with a newline nor drive the terminal with an escape sequence.
+std::string printable(std::string_view text);
+
 // "error", "warning" or "info".
 std::string_view severity_word(Severity severity);
 

@@ -937,11 +937,14 @@ private:
     // The disk backend (Neovim 0.7 and other clients without documentChanges).
     apply::StateDir state;
     std::string error;
-    if (!state.open(a->context->apply_config->root, &error)) {
+    std::vector<std::string> recovered;
+    if (!state.open(*a->context->apply_config, &error) || !state.recover(&recovered, &error)) {
       progress(token, {{"kind", "end"}, {"message", "failed"}});
       return reply_error(id, kRequestFailed,
-                         "Cannot lock the workspace: " + error + "; nothing was changed.");
+                         "Cannot prepare the workspace: " + error + "; nothing was changed.");
     }
+    for (const std::string& m : recovered)
+      log(LogLevel::info, m);
     const apply::SimulationInput input{*a->text, &a->checked, &a->plan(),
                                        &*a->context->apply_config};
     json results = json::array();

@@ -163,7 +163,7 @@ TEST_CASE("the disk backend re-checks: a file changed after the check is not ove
   put_file(root.dir + "/a.txt", "hello world\nand more\n");
   StateDir state;
   std::string error;
-  REQUIRE(state.open(root.dir, &error));
+  REQUIRE(state.open(root.config, &error));
   const SimulationInput in{c->text, &c->checked, &c->ws.plan, &root.config};
   std::vector<Diagnostic> diags;
   const BlockRun run = run_block_on_disk(in, c->ws.simulation.blocks[0], state, &diags);

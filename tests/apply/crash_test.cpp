@@ -2,6 +2,7 @@
 // always its old or its new content, never partial, and the next `blockls apply --recover`
 // rolls an interrupted block back so the block is all or nothing across a crash too.
 #include "apply/apply_test_support.h"
+#include "apply/journal.h"
 #include "support/process.h"
 
 #include <catch2/catch.hpp>
@@ -188,11 +189,10 @@ TEST_CASE("SIGKILL during apply: files are old or new, and recovery makes the bl
     INFO("run " << run);
     // Right after the kill: every file is old or new (atomic renames), never partial.
     const State killed = check_files(root);
-    const bool journal_left = std::filesystem::exists(root + "/.blockls") && [&] {
-      for (const auto& e : std::filesystem::directory_iterator(root + "/.blockls"))
-        if (e.path().extension() == ".json") return true;
-      return false;
-    }();
+    // Journals live in the user's state directory (BLOCKLS_STATE_DIR, set by the test main
+    // and inherited by the child), never inside the root.
+    const bool journal_left = !blockls::apply::pending_journals(root).empty();
+    CHECK(!std::filesystem::exists(root + "/.blockls"));
     const ProcessResult rec = run_blockls({"apply", "--recover", "--root", root});
     REQUIRE(rec.exit_code == 0);
     const State after = check_files(root);
