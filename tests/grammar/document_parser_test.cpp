@@ -50,6 +50,8 @@ ParsedDocument streamed(const std::string& text, const std::vector<size_t>& cuts
   return parser.finish();
 }
 
+// The parse of the mark + `c.text` finds the block of `c.text` right after the mark, with the
+// diagnostics of `c.text` alone, each moved by the mark's 3 bytes.
 void check_block_after_bom(const BomCase& c, const ParsedDocument& doc) {
   REQUIRE(doc.blocks.size() == 1);
   const Block& b = doc.blocks[0];
@@ -59,7 +61,12 @@ void check_block_after_bom(const BomCase& c, const ParsedDocument& doc) {
   CHECK(b.range.begin == 3); // after the mark: the mark is no part of the block
   CHECK(b.end_line);
   REQUIRE(b.commands.size() == 1);
-  CHECK(doc.diagnostics.empty());
+  const ParsedDocument plain = parse_document(c.text);
+  REQUIRE(doc.diagnostics.size() == plain.diagnostics.size());
+  for (size_t i = 0; i < doc.diagnostics.size(); ++i) {
+    CHECK(doc.diagnostics[i].code == plain.diagnostics[i].code);
+    CHECK(doc.diagnostics[i].range.begin == plain.diagnostics[i].range.begin + 3);
+  }
 }
 
 } // namespace
