@@ -35,7 +35,7 @@ public:
   explicit HeldFifo(const std::string& bytes) : path_(test::make_temp_dir() + "/pipe") {
     REQUIRE(::mkfifo(path_.c_str(), 0600) == 0);
     // O_RDWR does not wait for a reader (Linux); the pipe buffer (64 KiB) holds `bytes`.
-    fd_ = ::open(path_.c_str(), O_RDWR | O_NONBLOCK);
+    fd_ = ::open(path_.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC); // not in the child
     REQUIRE(fd_ >= 0);
     REQUIRE(::write(fd_, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
     closer_ = std::thread([this] {
