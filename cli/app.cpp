@@ -3,16 +3,18 @@
 
 #include "cli/apply_command.h"
 #include "cli/check_command.h"
+#include "cli/option_checks.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/codes.h"
+#include "diagnostics/json_text.h"
+#include "diagnostics/schema_file.h"
 #include "lsp/server.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
-#include <fstream>
-#include <iterator>
+#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -23,29 +25,18 @@ namespace blockls::cli {
 namespace {
 
 constexpr const char* kDefaultDocsUrl = "https://github.com/blockls/blockls/blob/main/docs/codes/";
+// Bounds of the numeric options (see option_checks.h): sizes and counts are at least 1 byte,
+// the debounce at most a minute, an exec at most a day.
+constexpr int64_t kMaxCount = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMaxDebounceMs = 60 * 1000;
+constexpr double kMaxExecSeconds = 24 * 60 * 60;
 
-// Loads --schema FILE on top of the built-in catalog.
+// Loads --schema FILE on top of the built-in catalog; nullptr (with the reason on `err`) when
+// the file cannot be used.
 std::unique_ptr<ActionCatalog> load_catalog(const std::string& schema, std::ostream& err) {
-  auto catalog = std::make_unique<ActionCatalog>(ActionCatalog::builtin());
-  if (schema.empty()) return catalog;
-  std::ifstream in(schema, std::ios::binary);
-  if (!in) {
-    err << "blockls: " << schema << ": cannot open schema file\n";
-    return nullptr;
-  }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::string error;
-  const bool ok = schema.ends_with(".json")
-                      ? [&] {
-                          auto parsed = ActionCatalog::from_json(text, &error);
-                          if (parsed) *catalog = std::move(*parsed);
-                          return parsed.has_value();
-                        }()
-                      : catalog->merge_schema_yaml(text, &error);
-  if (!ok) {
-    err << "blockls: " << schema << ": " << error << '\n';
-    return nullptr;
-  }
+  auto catalog = load_action_catalog(schema, &error);
+  if (!catalog) err << "blockls: " << error << '\n';
   return catalog;
 }
 
@@ -75,7 +66,7 @@ int print_codes(const std::string& format, std::ostream& out) {
                      {"dialect", c.dialect},
                      {"doc", fmt::format("docs/codes/{}.md", c.doc_page)},
                      {"summary", c.summary}});
-    out << arr.dump(2) << '\n';
+    out << dump_json(arr, 2) << '\n';
     return kExitOk;
   }
   for (const CodeInfo& c : all_codes())
@@ -117,6 +108,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   check_cmd->add_option("--dialects", check_dialects, "Comma-separated dialects to parse")
       ->capture_default_str();
   check_cmd->add_option("--max-size", max_size, "Largest input accepted, in bytes")
+      ->check(whole_number(1, kMaxCount))
       ->capture_default_str();
   check.docs_url = kDefaultDocsUrl;
   check_cmd->add_option("--docs-url", check.docs_url, "Base URL of the code pages (SARIF helpUri)")
@@ -150,6 +142,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   fix_cmd->add_option("--dialects", fix_dialects, "Comma-separated dialects to parse")
       ->capture_default_str();
   fix_cmd->add_option("--max-size", fix_max_size, "Largest input accepted, in bytes")
+      ->check(whole_number(1, kMaxCount))
       ->capture_default_str();
 
   ApplyRequest apply_req;
@@ -177,6 +170,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   apply_cmd
       ->add_option("--exec-timeout", apply_req.exec_timeout_seconds,
                    "Seconds before an exec is killed")
+      ->check(positive_number(kMaxExecSeconds))
       ->capture_default_str();
   apply_cmd->add_flag(
       "--git-commit", apply_req.git_commit,
@@ -200,6 +194,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   apply_cmd->add_option("--dialects", apply_dialects, "Comma-separated dialects to parse")
       ->capture_default_str();
   apply_cmd->add_option("--max-size", apply_max_size, "Largest input accepted, in bytes")
+      ->check(whole_number(1, kMaxCount))
       ->capture_default_str();
   apply_cmd->footer(
       "Exit status: 0 every block applied, 1 some block invalid or failed (a failed block changed "
@@ -220,15 +215,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "Least delay between an edit and its diagnostics (grows with the check time up "
                    "to 500 ms); "
                    "0 checks at once")
-      ->check(CLI::NonNegativeNumber)
+      ->check(whole_number(0, kMaxDebounceMs))
       ->capture_default_str();
   lsp_cmd
       ->add_option("--max-document-bytes", lsp_options.settings.max_document_bytes,
                    "Larger documents get one diagnostic saying so instead of a check")
+      ->check(whole_number(1, kMaxCount))
       ->capture_default_str();
   lsp_cmd
       ->add_option("--max-message-bytes", lsp_options.max_message_bytes,
                    "Largest JSON-RPC message accepted; larger ones are discarded with an error")
+      ->check(whole_number(1, kMaxCount))
       ->capture_default_str();
   lsp_cmd
       ->add_option("--docs-url", lsp_options.settings.docs_url,

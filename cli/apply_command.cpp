@@ -11,6 +11,7 @@
 #include "cli/app.h"
 #include "cli/text_report.h"
 #include "diagnostics/json_report.h"
+#include "diagnostics/json_text.h"
 #include "fixits/unified_diff.h"
 
 #include <filesystem>
@@ -440,7 +441,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
                           {"skipped", n_skipped},
                           {"actions", n_actions}}}};
     if (!git_json.is_null()) j["git"] = git_json;
-    out << j.dump(2) << '\n';
+    out << dump_json(j, 2) << '\n';
   } else {
     for (const FileReport& f : reports)
       print_file_text(out, f, config, request.dry_run);

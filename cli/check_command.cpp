@@ -10,6 +10,7 @@
 #include "cli/text_report.h"
 #include "diagnostics/check.h"
 #include "diagnostics/json_report.h"
+#include "diagnostics/json_text.h"
 #include "fixits/apply_fixes.h"
 #include "fixits/unified_diff.h"
 #include "fixits/verify_fixes.h"
@@ -109,12 +110,12 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     }
     for (const auto& [path, message] : failed)
       files.push_back({{"path", path}, {"io_error", message}});
-    out << nlohmann::json{{"files", files}}.dump(2) << '\n';
+    out << dump_json(nlohmann::json{{"files", files}}, 2) << '\n';
   } else if (request.format == "sarif") {
     std::vector<SarifFile> sarif;
     for (const Checked& c : done)
       sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
-    out << sarif_log(sarif, version(), request.docs_url).dump(2) << '\n';
+    out << dump_json(sarif_log(sarif, version(), request.docs_url), 2) << '\n';
   } else {
     const TextStyle style{use_color(request.color)};
     for (const Checked& c : done)

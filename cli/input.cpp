@@ -4,6 +4,7 @@
 #include "cli/input.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
@@ -13,7 +14,9 @@
 
 namespace blockls::cli {
 
-std::string display_path(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+std::string display_path(const std::string& path) {
+  return path == "-" ? "<stdin>" : path;
+}
 
 std::optional<InputFile> read_input(const std::string& path, const InputLimits& limits,
                                     std::string* error) {
@@ -42,38 +45,57 @@ std::optional<InputFile> read_input(const std::string& path, const InputLimits& 
       if (S_ISREG(st.st_mode)) file.text.reserve(static_cast<size_t>(st.st_size));
     }
   }
+  // Chunk by chunk, each looked at as it arrives: a NUL byte or the size limit ends the read
+  // at once, so a device or a pipe that never ends (/dev/zero, `yes |`) cannot keep it going.
+  const auto fail = [&](std::string message) -> std::optional<InputFile> {
+    if (fd != 0) ::close(fd);
+    *error = display_path(path) + ": " + std::move(message);
+    return std::nullopt;
+  };
   char buffer[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0) {
       if (errno == EINTR) continue;
-      *error = display_path(path) + ": read error: " + std::strerror(errno);
-      if (fd != 0) ::close(fd);
-      return std::nullopt;
+      return fail(std::string("read error: ") + std::strerror(errno));
     }
     if (n == 0) break;
-    file.text.append(buffer, static_cast<size_t>(n));
-    if (file.text.size() > limits.max_bytes) {
-      *error = display_path(path) + ": input is over the limit of " +
-               std::to_string(limits.max_bytes) + " bytes (raise it with --max-size)";
-      if (fd != 0) ::close(fd);
-      return std::nullopt;
+    const size_t got = static_cast<size_t>(n);
+    if (const void* nul = std::memchr(buffer, '\0', got)) {
+      const size_t at = file.text.size() + (static_cast<const char*>(nul) - buffer);
+      return fail("looks like a binary file (NUL byte at offset " + std::to_string(at) +
+                  "); not checked");
     }
+    if (got > limits.max_bytes - file.text.size())
+      return fail("input is over the limit of " + std::to_string(limits.max_bytes) +
+                  " bytes (raise it with --max-size)");
+    file.text.append(buffer, got);
   }
   if (fd != 0) ::close(fd);
-  if (const void* nul = std::memchr(file.text.data(), '\0', file.text.size())) {
-    const size_t at = static_cast<const char*>(nul) - file.text.data();
-    *error = display_path(path) + ": looks like a binary file (NUL byte at offset " +
-             std::to_string(at) + "); not checked";
-    return std::nullopt;
-  }
   return file;
 }
 
-bool write_file_atomically(const std::string& path, const std::string& text, std::string* error) {
+// The file a write to `path` must replace: `path` itself, or, when it is a symbolic link, the
+// file it resolves to, so that the rename keeps the link and rewrites its target instead of
+// putting a regular file in the link's place.
+std::string write_target(const std::string& path) {
   struct stat st {};
-  const bool existed = ::stat(path.c_str(), &st) == 0;
-  const std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (!resolved) return path; // dangling: cannot happen after read_input() read it
+  std::string target(resolved);
+  std::free(resolved);
+  return target;
+}
+
+bool write_file_atomically(const std::string& path, const std::string& text, std::string* error) {
+  const std::string target = write_target(path); // messages keep naming `path`
+  struct stat st {};
+  const bool existed = ::stat(target.c_str(), &st) == 0;
+  const size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : target.substr(0, slash);
   std::string tmpl = dir + "/.blockls-XXXXXX";
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0) {
@@ -102,7 +124,7 @@ bool write_file_atomically(const std::string& path, const std::string& text, std
     *error = path + ": close failed: " + std::strerror(errno);
     return false;
   }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+  if (::rename(tmpl.c_str(), target.c_str()) != 0) {
     *error = path + ": rename failed: " + std::strerror(errno);
     ::unlink(tmpl.c_str());
     return false;

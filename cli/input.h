@@ -22,7 +22,8 @@ std::optional<InputFile> read_input(const std::string& path, const InputLimits& 
                                     std::string* error);
 
 // Writes `text` to `path` atomically (temporary file in the same directory, fsync, rename),
-// keeping the original file's permissions.
+// keeping the original file's permissions. A symbolic link stays a link: its target is
+// rewritten.
 bool write_file_atomically(const std::string& path, const std::string& text, std::string* error);
 
 std::string display_path(const std::string& path);

@@ -1,19 +1,29 @@
 // libFuzzer target for the whole engine: check_document on the bytes, the streaming
 // DocumentParser (chunk sizes derived from the data) against the one-shot parse, the
-// preferred fixes applied and re-checked, and the incremental re-check after two edits (the
-// fixes, and a data-derived cut and paste) against a full check. Any mismatch or broken
-// invariant aborts.
+// preferred fixes applied and re-checked, the incremental re-check after two edits (the
+// fixes, and a data-derived cut and paste) against a full check, and every output format
+// (text report, JSON, SARIF, the language server's diagnostics, lenses, symbols and hover)
+// written from the result, invalid UTF-8 included. Any mismatch, broken invariant, exception or
+// output that is not valid UTF-8 (or JSON that does not read back) aborts.
+#include "cli/sarif_report.h"
+#include "cli/text_report.h"
 #include "diagnostics/check.h"
 #include "diagnostics/codes.h"
+#include "diagnostics/json_report.h"
+#include "diagnostics/json_text.h"
 #include "fixits/apply_fixes.h"
 #include "fixits/verify_fixes.h"
 #include "grammar/document_parser.h"
+#include "grammar/unicode.h"
+#include "lsp/features.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -148,6 +158,52 @@ void compare_checked(std::string_view text, const CheckedDocument& a, const Chec
                "verdict differs", i);
 }
 
+// ---- output formats --------------------------------------------------------------------------
+
+// `out` is valid UTF-8 (what every format promises, whatever the input's bytes).
+void check_utf8(std::string_view out, const char* format) {
+  const size_t bad = unicode::first_invalid_utf8(out);
+  if (bad != std::string_view::npos) fail("output is not valid UTF-8", bad, format);
+}
+
+// The JSON text of `value` as the program writes it: valid UTF-8 that reads back as JSON.
+void check_json(const nlohmann::json& value, const char* format) {
+  const std::string text = dump_json(value, 1);
+  check_utf8(text, format);
+  if (nlohmann::json::parse(text, nullptr, false).is_discarded())
+    fail("JSON output does not read back", 0, format);
+}
+
+// Every output format written from `checked`, the check of `text`. Exceptions escape to
+// libFuzzer, which reports them as crashes.
+void check_outputs(std::string_view text, const CheckedDocument& checked) {
+  std::ostringstream report;
+  cli::print_text_diagnostics(report, "fuzz.md", text, checked, cli::TextStyle{});
+  check_utf8(report.str(), "text report");
+  cli::print_text_diagnostics(report, "fuzz.md", text, checked, cli::TextStyle{true});
+  check_utf8(report.str(), "text report, colour");
+  check_json(document_json(text, checked), "check --format json");
+  check_json(cli::sarif_log({{"fuzz.md", text, &checked}}, "fuzz", "https://example.invalid/"),
+             "sarif");
+
+  // The language server's view of the same text: a fresh analysis (no workspace root).
+  static const std::shared_ptr<const lsp::AnalysisContext> context =
+      lsp::make_context(lsp::Settings{}, {});
+  const auto analysis = lsp::analyze(std::make_shared<const std::string>(text), 1, 1, context);
+  for (const lsp::PositionEncoding encoding :
+       {lsp::PositionEncoding::utf16, lsp::PositionEncoding::utf8}) {
+    const lsp::FeatureContext features{*analysis, "file:///fuzz.md", encoding,
+                                       "https://example.invalid/"};
+    check_json(lsp::diagnostics_json(features), "lsp diagnostics");
+    check_json(lsp::code_lenses(features), "lsp code lenses");
+    check_json(lsp::document_symbols(features), "lsp symbols");
+    check_json(lsp::folding_ranges(features), "lsp folding");
+    check_json(lsp::fix_all_edit(features), "lsp fix all");
+    for (const Block& b : analysis->checked.parsed.blocks)
+      check_json(lsp::hover(features, {b.start_line, 1}), "lsp hover");
+  }
+}
+
 // Chunk sizes come from a hash of the input, so a crash reproduces from the file alone.
 class ChunkPlan {
 public:
@@ -212,6 +268,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const CheckedDocument checked = check_with_verified_fixes(text, keep);
   check_invariants(text, checked.parsed, checked.diagnostics);
   FUZZ_CHECK(checked.verdicts.size() == checked.parsed.blocks.size(), "one verdict per block", 0);
+  check_outputs(text, checked);
 
   // (2) streaming in data-derived chunks == one-shot parse.
   ChunkPlan plan(text);

@@ -141,8 +141,21 @@ public:
 
   // Any line, by the full rules.
   void on_line(std::string_view text, const LineRef& line) {
-    route(text, line);
+    route(text, without_bom(line));
     update_mode();
+  }
+
+  // A UTF-8 byte order mark (EF BB BF) at the start of the text belongs to no dialect: the
+  // first line is routed from the byte after it, so that a block can start on it. Offsets stay
+  // those of the text (such a block's range begins at byte 3, its start column counts the mark
+  // as one UTF-16 unit). Only on_line() needs this: the first line always comes here (the mode
+  // starts as general, which no run or fast path takes).
+  static LineRef without_bom(const LineRef& line) {
+    if (line.begin != 0 || !line.text.starts_with("\xEF\xBB\xBF")) return line;
+    LineRef rest = line;
+    rest.begin += 3;
+    rest.text.remove_prefix(3);
+    return rest;
   }
 
   // Continues a parse at `point` (see ResumePoint), given the blocks before it. The document

@@ -141,7 +141,16 @@ bool LineIndex::offset_of_utf8(std::string_view text, uint32_t line, size_t colu
                                size_t* offset) const {
   if (line >= line_count()) return false;
   const size_t begin = line_start(line);
-  *offset = std::min(begin + column, line_end(text, line));
+  const size_t end = line_end(text, line);
+  const size_t pos = std::min(begin + column, end);
+  // Inside a multi-byte character: stay before it (as offset_of_utf16 does inside a surrogate
+  // pair), so that an edit there cannot split the character. The character's first byte is at
+  // most 3 continuation bytes back; an invalid byte counts as a character of its own.
+  size_t lead = pos;
+  while (pos < end && lead > begin && pos - lead < 3 &&
+         (static_cast<unsigned char>(text[lead]) & 0xC0) == 0x80)
+    --lead;
+  *offset = lead < pos && lead + unicode::decode(text, lead).length > pos ? lead : pos;
   return true;
 }
 

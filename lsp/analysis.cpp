@@ -2,34 +2,14 @@
 // simulation the CLI uses, with the settings of the session.
 #include "lsp/analysis.h"
 
+#include "diagnostics/schema_file.h"
 #include "fixits/verify_fixes.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <sys/stat.h>
 
 namespace blockls::lsp {
 namespace {
-
-std::unique_ptr<ActionCatalog> load_catalog(const std::string& schema, std::string* error) {
-  auto catalog = std::make_unique<ActionCatalog>(ActionCatalog::builtin());
-  if (schema.empty()) return catalog;
-  std::ifstream in(schema, std::ios::binary);
-  if (!in) {
-    *error = "cannot open schema file " + schema;
-    return nullptr;
-  }
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (schema.ends_with(".json")) {
-    auto parsed = ActionCatalog::from_json(text, error);
-    if (!parsed) return nullptr;
-    *catalog = std::move(*parsed);
-    return catalog;
-  }
-  if (!catalog->merge_schema_yaml(text, error)) return nullptr;
-  return catalog;
-}
 
 // lstat of `path`: false when it does not exist (or cannot be examined).
 bool lstat_path(const std::string& path, struct stat* st) {
@@ -116,7 +96,7 @@ make_context(const Settings& settings, const std::vector<std::string>& workspace
   auto context = std::make_shared<AnalysisContext>();
   context->settings = settings;
   std::string error;
-  std::shared_ptr<ActionCatalog> catalog = load_catalog(settings.schema_file, &error);
+  std::shared_ptr<ActionCatalog> catalog = load_action_catalog(settings.schema_file, &error);
   if (!catalog) {
     context->problems.push_back("schemaFile: " + error + "; the built-in catalog is used");
     catalog = std::make_shared<ActionCatalog>(ActionCatalog::builtin());

@@ -6,6 +6,8 @@
 // the inserted text's are added) instead of scanning the whole text again.
 #include "lsp/documents.h"
 
+#include "diagnostics/json_text.h"
+
 namespace blockls::lsp {
 
 DocumentText DocumentText::from(std::string text) {
@@ -46,7 +48,7 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
       return false;
     }
     if (!range) {
-      *error = where + ".range " + range_it->dump() + " is outside the document (" +
+      *error = where + ".range " + dump_json(*range_it) + " is outside the document (" +
                std::to_string(doc.lines->line_count()) + " lines) or reversed";
       return false;
     }

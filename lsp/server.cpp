@@ -10,6 +10,7 @@
 #include "apply/disk_backend.h"
 #include "apply/journal.h"
 #include "apply/workspace_edit.h"
+#include "diagnostics/json_text.h"
 #include "lsp/documents.h"
 #include "lsp/features.h"
 #include "lsp/transport.h"
@@ -32,7 +33,7 @@ const char* const kCommands[] = {"blockls.executeBlock", "blockls.executeAll",
                                  "blockls.showDebugInfo"};
 
 std::string id_key(const json& id) {
-  return id.dump();
+  return dump_json(id);
 }
 
 int hex_value(char c) {
@@ -202,7 +203,7 @@ private:
   bool take(const json& id) {
     auto it = in_flight_.find(id_key(id));
     if (it == in_flight_.end()) {
-      log(LogLevel::error, "request " + id.dump() + " answered twice (second answer dropped)");
+      log(LogLevel::error, "request " + dump_json(id) + " answered twice (second answer dropped)");
       return false;
     }
     in_flight_.erase(it);
@@ -284,12 +285,15 @@ private:
       if (has_id && (message.contains("result") || message.contains("error")))
         on_response(message);
       else
-        reply_error(has_id ? *id : json(nullptr), kInvalidRequest,
-                    "A message without 'method' must be a response");
+        reject_invalid(message, "A message without 'method' must be a response");
       return;
     }
     if (!method->is_string()) {
-      reply_error(has_id ? *id : json(nullptr), kInvalidRequest, "'method' must be a string");
+      if (id == message.end() || id->is_null()) { // a notification: nothing to answer
+        log(LogLevel::warning, "ignored a notification whose 'method' is not a string");
+        return;
+      }
+      reject_invalid(message, "'method' must be a string");
       return;
     }
     const json params = message.contains("params") ? message["params"] : json(nullptr);
@@ -301,9 +305,21 @@ private:
       on_notification(method->get<std::string>(), params);
   }
 
+  // Answers a message that is no valid request with InvalidRequest, once: under its id when it
+  // has a usable one (the request was never registered in in_flight_, so reply_error() would
+  // refuse it as a second answer), else under id null.
+  void reject_invalid(const json& message, const std::string& why) {
+    const auto id = message.find("id");
+    const bool usable = id != message.end() &&
+                        (id->is_string() || id->is_number_integer() || id->is_number_unsigned());
+    log(LogLevel::warning, "invalid request: " + why);
+    send({{"id", usable ? *id : json(nullptr)},
+          {"error", {{"code", kInvalidRequest}, {"message", why}}}});
+  }
+
   void on_response(const json& message) {
     const std::string id =
-        message["id"].is_string() ? message["id"].get<std::string>() : message["id"].dump();
+        message["id"].is_string() ? message["id"].get<std::string>() : dump_json(message["id"]);
     auto it = out_pending_.find(id);
     if (it == out_pending_.end()) {
       log(LogLevel::warning, "response to an unknown request " + id);
@@ -529,7 +545,8 @@ private:
     request("client/registerCapability", {{"registrations", json::array({registration})}},
             [this](const json&, const json* error) {
               watching_files_ = error == nullptr;
-              if (error) log(LogLevel::warning, "file watching not registered: " + error->dump());
+              if (error)
+                log(LogLevel::warning, "file watching not registered: " + dump_json(*error));
             });
   }
 
@@ -815,8 +832,14 @@ private:
     const std::string uri = require_string(arg, "uri");
     const int64_t version = require_int(arg, "version");
     const int64_t line = all ? 0 : require_int(arg, "line");
-    if (!find_doc(uri))
-      throw LspError(kInvalidParams, "arguments[0].uri: the document is not open: " + uri);
+    const Doc* doc = find_doc(uri);
+    if (!doc) throw LspError(kInvalidParams, "arguments[0].uri: the document is not open: " + uri);
+    // A line outside the document is a bad argument, not a line without a block.
+    const uint32_t lines = doc->text.lines->line_count();
+    if (!all && (line < 0 || line >= lines))
+      throw LspError(kInvalidParams, "invalid field 'line' (expected a 0-based line of the "
+                                     "document, 0 to " +
+                                         std::to_string(lines - 1) + ")");
     with_analysis(id, uri, false,
                   [this, id, uri, version, line, all, token](std::shared_ptr<const Analysis> a) {
                     execute(id, uri, version, line, all, token, std::move(a));

@@ -3,6 +3,8 @@
 // reported and skipped, an oversized body is discarded without being buffered.
 #include "lsp/transport.h"
 
+#include "diagnostics/json_text.h"
+
 #include <cerrno>
 #include <charconv>
 #include <unistd.h>
@@ -141,7 +143,7 @@ std::string frame_message(std::string_view body) {
 }
 
 std::string dump_message(const nlohmann::json& message) {
-  return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return dump_json(message);
 }
 
 StdioTransport::StdioTransport(int in_fd, int out_fd, size_t max_message_bytes)

@@ -2,6 +2,7 @@
 #include "grammar/line_index.h"
 
 #include <catch2/catch.hpp>
+#include <iterator>
 #include <string>
 
 using blockls::edit_line_index;
@@ -42,6 +43,26 @@ TEST_CASE("UTF-16 columns count astral characters as two units", "[line_index]")
   REQUIRE(idx.offset_of_utf16(text, 1, 99, &offset)); // clamps to the line end
   CHECK(offset == text.size());
   CHECK_FALSE(idx.offset_of_utf16(text, 2, 0, &offset));
+}
+
+TEST_CASE("a UTF-8 column inside a character snaps to the character's start", "[line_index]") {
+  // a é(2 bytes) 😀(4 bytes) b, then an invalid run: a lone continuation byte and a cut-off
+  // lead byte, each a character of its own.
+  const std::string text = "a\xC3\xA9\xF0\x9F\x98\x80"
+                           "b\x80\xE2\x82z\nx";
+  LineIndex idx(text);
+  const size_t expected[] = {0, 1, 1, 3, 3, 3, 3, 7, 8, 9, 10, 11, 12};
+  for (size_t column = 0; column < std::size(expected); ++column) {
+    size_t offset = 99;
+    REQUIRE(idx.offset_of_utf8(text, 0, column, &offset));
+    INFO("column " << column);
+    CHECK(offset == expected[column]);
+  }
+  size_t offset = 0;
+  REQUIRE(idx.offset_of_utf8(text, 0, 99, &offset)); // clamps to the line end
+  CHECK(offset == 12);
+  REQUIRE(idx.offset_of_utf8(text, 1, 1, &offset)); // the last line, to the text's end
+  CHECK(offset == text.size());
 }
 
 TEST_CASE("invalid UTF-8 bytes count as one unit each", "[line_index]") {

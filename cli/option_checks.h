@@ -1,0 +1,17 @@
+// Range checks for the numeric command-line options. CLI11 alone turns "-1" into the largest
+// unsigned value ("unlimited") and lets NaN, infinities and out-of-range numbers through; these
+// validators make each of them a usage error (exit 2) with a message that names the range.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+
+namespace blockls::cli {
+
+// A whole number in decimal digits (an optional leading '+'), from `min` to `max` inclusive.
+CLI::Validator whole_number(int64_t min, int64_t max);
+
+// A finite decimal number above 0 and at most `max`.
+CLI::Validator positive_number(double max);
+
+} // namespace blockls::cli
