@@ -3,6 +3,7 @@
 // leaves out (the lines of ambiguous matches, the closest region as a fix).
 #include "apply/simulate.h"
 
+#include "apply/line_actions.h"
 #include "apply/path_policy.h"
 #include "apply/text_match.h"
 #include "diagnostics/codes.h"
@@ -75,13 +76,35 @@ private:
   std::map<std::string, std::string>* seen_;
 };
 
-class ActionRunner {
+class ActionRunner final : public ActionHost {
 public:
   ActionRunner(const SimulationInput& in, const PlannedAction& a, Overlay* files,
                std::vector<Diagnostic>* diags, ActionOutcome* out)
       : in_(in), a_(a), files_(files), diags_(diags), out_(out) {}
 
   void run();
+
+  // ActionHost: what the runners of other files (apply/line_actions.cpp) may use.
+  const PlannedAction& planned() const override { return a_; }
+  std::string value(std::string_view param) const override { return raw(param); }
+  std::string shown_path(std::string_view param) const override { return shown(param); }
+  std::optional<std::string> resolve_param_path(std::string_view param) override {
+    return path_of(param, raw(param));
+  }
+  std::optional<FileState> existing_file(std::string_view param, const std::string& path) override {
+    FileState s = files_->read(path);
+    if (!require_file(param, path, s, "file")) return std::nullopt;
+    return s;
+  }
+  void report(std::string_view code, std::string_view param, std::string message, std::string hint,
+              std::string error) override {
+    diag(code, param, std::move(message), std::move(hint));
+    fail(code, std::move(error));
+  }
+  void write_file(const std::string& path, const FileState& before, std::string after) override {
+    write_effect(path, before, std::move(after));
+  }
+  void set_data(nlohmann::json data) override { out_->data = std::move(data); }
 
 private:
   // A workspace diagnostic on parameter `param` ("" = the command).
@@ -305,7 +328,8 @@ void ActionRunner::run() {
     run_dir_delete();
   else if (name == "exec")
     run_exec();
-  else
+  else if (run_line_action(*this)) {
+  } else
     fail("UNSUPPORTED_ACTION", fmt::format("{}: blockls cannot run this action", name));
   if (!out_->success) out_->effects.clear();
 }

@@ -56,6 +56,8 @@ constexpr CodeInfo kCodes[] = {
     {"SEARCH_NOT_FOUND", S::command_error, "any", "workspace", "The old text does not occur in the file."},
     {"SEARCH_AMBIGUOUS", S::command_error, "any", "workspace", "The old text occurs more than once in the file."},
     {"COUNT_MISMATCH", S::command_error, "any", "workspace", "file_replace_all_text: the old text occurs another number of times than `count` says."},
+    {"INVALID_LINE_RANGE", S::command_error, "any", "workspace", "A line-number action's `lines` is not \"N\" or \"A-B\" with 1 <= A <= B."},
+    {"LINE_OUT_OF_RANGE", S::command_error, "any", "workspace", "A line-number action names lines past the end of the file."},
     {"MOVE_OVERWRITES", S::parameter_warning, "any", "workspace", "A move's destination exists and will be overwritten."},
     {"EXEC_DISABLED", S::parameter_warning, "any", "workspace", "exec is not allowed here; the block will not run."},
     {"FILE_CHANGED", S::command_error, "any", "workspace", "A file changed between the check and the apply; the block was not run."},
