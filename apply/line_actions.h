@@ -5,14 +5,14 @@
 // data {path, content} and {path, lines_replaced}, and its error messages.
 #pragma once
 
-#include "apply/plan.h"
-#include "apply/simulate.h"
+#include "apply/action_host.h"
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace blockls::apply {
 
@@ -35,30 +35,6 @@ struct FileLines {
   std::vector<std::pair<size_t, size_t>> lines;
 };
 FileLines split_lines(std::string_view content);
-
-// What a runner outside simulate.cpp may ask of the simulation of one action.
-class ActionHost {
-public:
-  virtual ~ActionHost() = default;
-  virtual const PlannedAction& planned() const = 0;
-  // The parameter's value ("" when absent) and the path as shown in results (trimmed).
-  virtual std::string value(std::string_view param) const = 0;
-  virtual std::string shown_path(std::string_view param) const = 0;
-  // The absolute path of a path parameter; reports and fails the action when it may not be used.
-  virtual std::optional<std::string> resolve_param_path(std::string_view param) = 0;
-  // The file at `path` as the earlier actions left it, when it is a regular file; reports
-  // FILE_NOT_FOUND or NOT_A_FILE on `param` and fails the action otherwise.
-  virtual std::optional<FileState> existing_file(std::string_view param,
-                                                 const std::string& path) = 0;
-  // Reports a workspace diagnostic (`message`, `hint`) on `param` and fails the action with
-  // `code` and the result error `error`.
-  virtual void report(std::string_view code, std::string_view param, std::string message,
-                      std::string hint, std::string error) = 0;
-  // Replaces the file's content (an effect of the action).
-  virtual void write_file(const std::string& path, const FileState& before, std::string after) = 0;
-  // The result's `data` (kept on failure too: clada returns partial reads).
-  virtual void set_data(nlohmann::json data) = 0;
-};
 
 // Runs host.planned() when it is a line-number action; false (nothing done) for other actions.
 bool run_line_action(ActionHost& host);

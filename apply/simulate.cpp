@@ -4,6 +4,7 @@
 #include "apply/simulate.h"
 
 #include "apply/line_actions.h"
+#include "apply/multi_file_actions.h"
 #include "apply/path_policy.h"
 #include "apply/text_match.h"
 #include "diagnostics/codes.h"
@@ -91,14 +92,26 @@ public:
   std::optional<std::string> resolve_param_path(std::string_view param) override {
     return path_of(param, raw(param));
   }
+  std::optional<std::string> resolve_listed_path(std::string_view param, std::string_view value,
+                                                 std::optional<ByteRange> range) override {
+    return path_of(param, value, range);
+  }
+  std::optional<ByteRange> value_range(std::string_view param, size_t begin,
+                                       size_t end) const override {
+    const auto src = a_.sources.find(std::string(param));
+    if (src == a_.sources.end() || !src->second.param || !src->second.param->value_is_slice)
+      return std::nullopt;
+    return ByteRange{src->second.value_range.begin + begin, src->second.value_range.begin + end};
+  }
+  FileState read_path(const std::string& path) override { return files_->read(path); }
   std::optional<FileState> existing_file(std::string_view param, const std::string& path) override {
     FileState s = files_->read(path);
     if (!require_file(param, path, s, "file")) return std::nullopt;
     return s;
   }
   void report(std::string_view code, std::string_view param, std::string message, std::string hint,
-              std::string error) override {
-    diag(code, param, std::move(message), std::move(hint));
+              std::string error, std::optional<ByteRange> range) override {
+    diag(code, param, std::move(message), std::move(hint), range);
     fail(code, std::move(error));
   }
   void write_file(const std::string& path, const FileState& before, std::string after) override {
@@ -328,7 +341,7 @@ void ActionRunner::run() {
     run_dir_delete();
   else if (name == "exec")
     run_exec();
-  else if (run_line_action(*this)) {
+  else if (run_line_action(*this) || run_multi_file_action(*this)) {
   } else
     fail("UNSUPPORTED_ACTION", fmt::format("{}: blockls cannot run this action", name));
   if (!out_->success) out_->effects.clear();
