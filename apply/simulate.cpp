@@ -85,7 +85,7 @@ public:
 
   void run();
 
-  // ActionHost: what the runners of other files (apply/line_actions.cpp) may use.
+  // ActionHost (apply/action_host.h): what the runners of other files may use.
   const PlannedAction& planned() const override { return a_; }
   std::string value(std::string_view param) const override { return raw(param); }
   std::string shown_path(std::string_view param) const override { return shown(param); }
