@@ -10,8 +10,8 @@
 #include "apply/workspace_check.h"
 #include "cli/app.h"
 #include "cli/text_report.h"
-#include "fixits/unified_diff.h"
 #include "diagnostics/json_report.h"
+#include "fixits/unified_diff.h"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -85,6 +85,15 @@ std::string outcome_text(const ActionOutcome& o, bool dry_run) {
   if (n == "file_replace_lines")
     return fmt::format("{} line{} replaced", d.value("lines_replaced", 0),
                        d.value("lines_replaced", 0) == 1 ? "" : "s");
+  if (n == "files_replace_all_text") {
+    size_t total = 0, files = 0;
+    for (const nlohmann::json& r : d.value("results", nlohmann::json::array())) {
+      total += r.value("replacements_made", size_t{0});
+      ++files;
+    }
+    return fmt::format("{} replacement{} in {} file{}", total, total == 1 ? "" : "s", files,
+                       files == 1 ? "" : "s");
+  }
   if (n.starts_with("file_replace"))
     return fmt::format("{} replacement{}", d.value("replacements", 0),
                        d.value("replacements", 0) == 1 ? "" : "s");

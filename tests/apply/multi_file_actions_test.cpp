@@ -86,3 +86,15 @@ TEST_CASE("files_replace_all_text changes nothing when a listed file is wrong", 
   CHECK(user_files(root) == before);
   std::filesystem::remove_all(root);
 }
+
+TEST_CASE("files_replace_all_text in apply's text report", "[apply][multi]") {
+  const std::string root = make_temp_dir();
+  put_file(root + "/a.txt", "old old\n");
+  put_file(root + "/b.txt", "old\n");
+  const ProcessResult r = run_blockls({"apply", "--root", root, "-"}, replace_in("a.txt\nb.txt"));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("files_replace_all_text 2 paths: 3 replacements in 2 files") !=
+        std::string::npos);
+  std::filesystem::remove_all(root);
+}
