@@ -81,3 +81,31 @@ TEST_CASE("real NESL replies: what the tools ran is clean, what they rejected is
   CHECK(exceptions == 1);
   CHECK(doc["files"].size() == 118);
 }
+
+// Every block of the corpus, judged by a tool or not (older verdict sections, replies without
+// one): the catalog knows every action and parameter the models wrote, line-number actions
+// included, so no block is an error for want of a catalog entry.
+TEST_CASE("real NESL replies: every action and parameter is in the built-in catalog",
+          "[real][nesl]") {
+  const json doc = json::parse(test::read_file(kDir + "/verdicts.json"));
+  size_t blocks = 0, line_actions = 0;
+  std::vector<std::string> unknown;
+  for (const json& file : doc["files"]) {
+    const std::string path = file["path"];
+    const CheckedDocument checked = check_document(test::read_file(kDir + "/files/" + path));
+    for (const Block& b : checked.parsed.blocks) {
+      ++blocks;
+      for (const Command& c : b.commands)
+        for (std::string_view a : {"file_replace_lines", "replace_lines_in_file",
+                                   "file_read_numbered", "read_file_numbered"})
+          line_actions += c.name == a;
+    }
+    for (const Diagnostic& d : checked.diagnostics)
+      if (d.code == "UNKNOWN_ACTION" || d.code == "UNKNOWN_PARAM")
+        unknown.push_back(fmt::format("{}:{}: {} {}", path, d.line + 1, d.code, d.message));
+  }
+  INFO(fmt::format("{}", fmt::join(unknown, "\n")));
+  CHECK(unknown.empty());
+  CHECK(blocks == 317); // the corpus as converted: a change of the data shows here first
+  CHECK(line_actions == 19);
+}
