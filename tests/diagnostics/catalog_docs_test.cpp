@@ -1,6 +1,6 @@
-// docs/apply.md's table of actions stays in step with the built-in catalog: every action has a
-// row (`| \`name\``) that names each of its parameters, and no row names an action the catalog
-// lacks.
+// The docs stay in step with the built-in catalog: docs/apply.md has a table row
+// (`| \`name\``) for every action that names each of its parameters, and no row for an action
+// the catalog lacks; docs/codes/validation.md names every TELT command.
 #include "diagnostics/action_catalog.h"
 #include "support/test_inputs.h"
 
@@ -55,4 +55,14 @@ TEST_CASE("docs/apply.md lists every built-in action with its parameters", "[cat
     }
   }
   CHECK(documented_actions(page) == names);
+}
+
+TEST_CASE("docs/codes/validation.md names every built-in TELT command", "[catalog][docs]") {
+  const std::string page =
+      test::read_file(std::string(BLOCKLS_SOURCE_DIR) + "/docs/codes/validation.md");
+  for (const ActionSpec& a : ActionCatalog::builtin().actions())
+    for (const std::string& telt : a.telt_names) {
+      INFO(a.name << ": " << telt);
+      CHECK(page.find("`" + telt + "`") != std::string::npos);
+    }
 }
