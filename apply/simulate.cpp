@@ -3,6 +3,8 @@
 // leaves out (the lines of ambiguous matches, the closest region as a fix).
 #include "apply/simulate.h"
 
+#include "apply/line_actions.h"
+#include "apply/multi_file_actions.h"
 #include "apply/path_policy.h"
 #include "apply/text_match.h"
 #include "diagnostics/codes.h"
@@ -75,13 +77,47 @@ private:
   std::map<std::string, std::string>* seen_;
 };
 
-class ActionRunner {
+class ActionRunner final : public ActionHost {
 public:
   ActionRunner(const SimulationInput& in, const PlannedAction& a, Overlay* files,
                std::vector<Diagnostic>* diags, ActionOutcome* out)
       : in_(in), a_(a), files_(files), diags_(diags), out_(out) {}
 
   void run();
+
+  // ActionHost (apply/action_host.h): what the runners of other files may use.
+  const PlannedAction& planned() const override { return a_; }
+  std::string value(std::string_view param) const override { return raw(param); }
+  std::string shown_path(std::string_view param) const override { return shown(param); }
+  std::optional<std::string> resolve_param_path(std::string_view param) override {
+    return path_of(param, raw(param));
+  }
+  std::optional<std::string> resolve_listed_path(std::string_view param, std::string_view value,
+                                                 std::optional<ByteRange> range) override {
+    return path_of(param, value, range);
+  }
+  std::optional<ByteRange> value_range(std::string_view param, size_t begin,
+                                       size_t end) const override {
+    const auto src = a_.sources.find(std::string(param));
+    if (src == a_.sources.end() || !src->second.param || !src->second.param->value_is_slice)
+      return std::nullopt;
+    return ByteRange{src->second.value_range.begin + begin, src->second.value_range.begin + end};
+  }
+  FileState read_path(const std::string& path) override { return files_->read(path); }
+  std::optional<FileState> existing_file(std::string_view param, const std::string& path) override {
+    FileState s = files_->read(path);
+    if (!require_file(param, path, s, "file")) return std::nullopt;
+    return s;
+  }
+  void report(std::string_view code, std::string_view param, std::string message, std::string hint,
+              std::string error, std::optional<ByteRange> range) override {
+    diag(code, param, std::move(message), std::move(hint), range);
+    fail(code, std::move(error));
+  }
+  void write_file(const std::string& path, const FileState& before, std::string after) override {
+    write_effect(path, before, std::move(after));
+  }
+  void set_data(nlohmann::json data) override { out_->data = std::move(data); }
 
 private:
   // A workspace diagnostic on parameter `param` ("" = the command).
@@ -310,7 +346,8 @@ void ActionRunner::run() {
     run_dir_delete();
   else if (name == "exec")
     run_exec();
-  else
+  else if (run_line_action(*this) || run_multi_file_action(*this)) {
+  } else
     fail("UNSUPPORTED_ACTION", fmt::format("{}: blockls cannot run this action", name));
   if (!out_->success) out_->effects.clear();
 }

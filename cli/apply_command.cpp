@@ -84,6 +84,18 @@ std::string outcome_text(const ActionOutcome& o, bool dry_run) {
     return fmt::format("{}written, {} bytes", would, d.value("bytesWritten", 0));
   if (n == "file_append")
     return fmt::format("{}appended, {} bytes", would, d.value("bytesWritten", 0));
+  if (n == "file_replace_lines")
+    return fmt::format("{} line{} replaced", d.value("lines_replaced", 0),
+                       d.value("lines_replaced", 0) == 1 ? "" : "s");
+  if (n == "files_replace_all_text") {
+    size_t total = 0, files = 0;
+    for (const nlohmann::json& r : d.value("results", nlohmann::json::array())) {
+      total += r.value("replacements_made", size_t{0});
+      ++files;
+    }
+    return fmt::format("{} replacement{} in {} file{}", total, total == 1 ? "" : "s", files,
+                       files == 1 ? "" : "s");
+  }
   if (n.starts_with("file_replace"))
     return fmt::format("{} replacement{}", d.value("replacements", 0),
                        d.value("replacements", 0) == 1 ? "" : "s");
@@ -94,6 +106,7 @@ std::string outcome_text(const ActionOutcome& o, bool dry_run) {
   if (n == "file_read")
     return fmt::format("read, {} bytes",
                        d.contains("content") ? d["content"].get<std::string>().size() : 0);
+  if (n == "file_read_numbered") return "read";
   if (n == "files_read")
     return fmt::format("read {} files", d.contains("content") ? d["content"].size() : 0);
   if (n == "dir_create") return fmt::format("{}created", would);
@@ -251,7 +264,7 @@ void print_file_text(std::ostream& out, const FileReport& f, const ApplyConfig& 
       out << fmt::format("  [{}] {} {}: {}\n", o.action->seq, o.action->action,
                          printable(primary(*o.action)), printable(outcome_text(o, dry_run)));
       if (!o.success || o.data.is_null()) continue;
-      if (o.action->action == "file_read")
+      if (o.action->action == "file_read" || o.action->action == "file_read_numbered")
         indent(out, o.data["content"].get<std::string>(), "    | ");
       if (o.action->action == "files_read")
         for (size_t i = 0; i < o.data["paths"].size(); ++i) {

@@ -15,11 +15,19 @@ TEST_CASE("the built-in catalog has every action of spec/actions.md", "[catalog]
   const ActionCatalog& c = ActionCatalog::builtin();
   for (const char* name : {"file_write", "file_append", "file_replace_text", "file_replace_all_text",
                            "file_replace_text_range", "file_delete", "file_move", "file_read", "files_read",
-                           "dir_create", "dir_delete", "exec"}) {
+                           "dir_create", "dir_delete", "exec", "file_read_numbered",
+                           "file_replace_lines", "files_replace_all_text"}) {
     INFO(name);
     CHECK(c.find_nesl(name) != nullptr);
   }
-  CHECK(c.actions().size() == 12);
+  CHECK(c.actions().size() == 15);
+  // clada's line-number actions, under slupe's names too, and its multi-file replace.
+  CHECK(c.find_nesl("read_file_numbered")->name == "file_read_numbered");
+  CHECK(c.find_nesl("replace_lines_in_file")->name == "file_replace_lines");
+  CHECK(c.find_telt("FILE_READ_NUMBERED")->name == "file_read_numbered");
+  CHECK(c.find_nesl("file_replace_lines")->find_param("lines")->required);
+  CHECK(!c.find_nesl("file_read_numbered")->find_param("lines")->required);
+  CHECK(c.find_telt("REPLACE_LINES")->find_telt_param("NEW_CONTENT")->name == "new_content");
   CHECK(c.find_nesl("create_file")->name == "file_write");
   CHECK(c.find_nesl("replace_text_range_in_file")->name == "file_replace_text_range");
   CHECK(c.find_telt("CREATE_FILE")->name == "file_write");
