@@ -17,6 +17,14 @@ cache=$(cd "$2" && pwd)
 artifacts=$(cd "$3" && pwd)
 chromium=${CHROMIUM:-/usr/bin/chromium}
 fail() { echo "FAIL: $*"; exit 1; }
+# common.sh skips (77) on any failed `npm ci`; here only an unreachable registry may skip.
+skip() {
+  if command -v npm >/dev/null 2>&1 && timeout 30 npm ping >/dev/null 2>&1; then
+    fail "$* (although npm's registry answers)"
+  fi
+  echo "SKIP: $*"
+  exit 77
+}
 need_node
 [ -x "$chromium" ] || fail "$chromium is missing (apt-get install chromium; scripts/install-deps.sh lists it)"
 command -v rg >/dev/null 2>&1 || fail "rg is missing (apt-get install ripgrep; scripts/install-deps.sh lists it)"
