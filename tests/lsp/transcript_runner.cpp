@@ -375,6 +375,9 @@ private:
     if (name == "%spawn-child") { // a process that lives until %kill-child: ${CHILD_PID}
       child_ = fork();
       if (child_ == 0) {
+        // Not a holder of the server's pipes: the server must still see its input end.
+        if (to_server_ >= 0) close(to_server_);
+        if (from_server_ >= 0) close(from_server_);
         for (;;)
           pause();
       }
