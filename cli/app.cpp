@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -231,6 +233,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->add_option("--docs-url", lsp_options.settings.docs_url,
                    "Base URL of the code pages (Diagnostic.codeDescription.href)")
       ->capture_default_str();
+  // What language clients conventionally pass (vscode-languageclient adds --stdio; the LSP spec
+  // has the client's pid): stdio is the only transport, so --stdio is accepted and ignored.
+  bool lsp_stdio = true; // the only transport: the flag changes nothing
+  lsp_cmd->add_flag("--stdio", lsp_stdio,
+                    "Talk over stdin/stdout (the default and only transport)");
+  lsp_cmd
+      ->add_option("--clientProcessId", lsp_options.client_process_id,
+                   "Exit when this process is gone (as initialize.processId)")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
 
   std::string codes_format = "text";
   CLI::App* codes_cmd = app.add_subcommand("codes", "List every diagnostic code with its severity");

@@ -13,6 +13,7 @@
 #include "diagnostics/json_text.h"
 #include "lsp/documents.h"
 #include "lsp/features.h"
+#include "lsp/process_watch.h"
 #include "lsp/transport.h"
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -21,6 +22,7 @@
 #include <csignal>
 #include <deque>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -135,7 +137,9 @@ public:
         scheduler_(*io_, options.debounce,
                    [this](const std::string& uri, std::shared_ptr<const Analysis> a) {
                      on_analysis(uri, std::move(a));
-                   }) {
+                   }),
+        client_watch_(*io_, options.process_poll_interval,
+                      [this](int pid) { on_client_gone(pid); }) {
     context_ = make_context(settings_, {});
   }
 
@@ -147,6 +151,8 @@ public:
               *io, [this, frame = std::move(frame)]() mutable { on_frame(std::move(frame)); });
         },
         [io, this] { boost::asio::post(*io, [this] { on_eof(); }); });
+    if (options_.client_process_id > 0)
+      watch_client(options_.client_process_id, "--clientProcessId");
     io_->run();
     scheduler_.stop();
     transport_.detach_reader();
@@ -242,6 +248,19 @@ private:
   // ---- input -----------------------------------------------------------------------------
   void on_eof() {
     log(LogLevel::info, "end of input");
+    finish(shutdown_ ? 0 : 1);
+  }
+
+  // LSP `processId` / --clientProcessId: a server whose client is gone exits (1 unless it was
+  // shut down), as it would at the end of its input.
+  void watch_client(int pid, const char* from) {
+    if (!client_watch_.watch(pid))
+      log(LogLevel::warning, std::string(from) + ": process " + std::to_string(pid) +
+                                 " is not visible from here (another PID namespace?); not watched");
+  }
+
+  void on_client_gone(int pid) {
+    log(LogLevel::info, "the client process " + std::to_string(pid) + " is gone: exiting");
     finish(shutdown_ ? 0 : 1);
   }
 
@@ -455,6 +474,10 @@ private:
     optional_field(params, "capabilities", json::value_t::object);
     client_capabilities_ = params.value("capabilities", json::object());
     const json& caps = client_capabilities_;
+    if (const auto pid = params.find("processId");
+        pid != params.end() && pid->is_number_integer() && pid->get<int64_t>() > 0 &&
+        pid->get<int64_t>() <= std::numeric_limits<int>::max())
+      watch_client(pid->get<int>(), "initialize.processId");
 
     // Position encoding: the client's first preference we support; UTF-16 otherwise.
     encoding_ = PositionEncoding::utf16;
@@ -1039,6 +1062,7 @@ private:
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   StdioTransport transport_;
   Scheduler scheduler_;
+  ProcessWatch client_watch_; // after io_: destroyed before it
   std::shared_ptr<const AnalysisContext> context_;
   std::shared_ptr<CachedDiskSource> files_ = std::make_shared<CachedDiskSource>();
 

@@ -6,6 +6,7 @@
 #include "lsp/analysis.h"
 #include "lsp/scheduler.h"
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 
@@ -19,6 +20,8 @@ struct ServerOptions {
   LogLevel log_level = LogLevel::warning;
   std::string version = "0"; // serverInfo.version
   Settings settings;         // defaults before initializationOptions (docs URL, size limit, ...)
+  int client_process_id = 0; // --clientProcessId: exit when this process is gone (0: none)
+  std::chrono::milliseconds process_poll_interval{1000}; // how often that process is checked
 };
 
 // Serves LSP on `in_fd`/`out_fd` until `exit` or the end of the input. Returns the process exit

@@ -9,6 +9,7 @@ packages=(
   libbenchmark-dev libdtl-dev libyaml-cpp-dev
   clang libclang-rt-14-dev
   neovim chromium
+  ripgrep libkrb5-dev
 )
 
 missing=()

@@ -112,6 +112,7 @@ public:
         std::cerr << "FAILED at " << test_ << ":" << step.line << "\n";
         dump_unconsumed();
         if (pid_ > 0) kill(pid_, SIGKILL);
+        if (child_ > 0) kill(child_, SIGKILL);
         std::cerr << "(workspace kept at " << root_ << ")\n";
         return 1;
       }
@@ -121,6 +122,7 @@ public:
       kill(pid_, SIGKILL);
       return 1;
     }
+    if (child_ > 0) kill(child_, SIGKILL);
     fs::remove_all(root_);
     std::cout << "PASS " << test_ << " (" << steps.size() << " steps, " << received_.size()
               << " messages)\n";
@@ -171,8 +173,13 @@ private:
     return true;
   }
 
+  // ${RUNNER_PID} (alive for the whole test) and ${CHILD_PID} (see %spawn-child) name processes
+  // for --clientProcessId and initialize.processId.
   std::string substitute(const std::string& s) const {
-    return replace_all(replace_all(s, "${ROOT_URI}", "file://" + root_), "${ROOT}", root_);
+    std::string out =
+        replace_all(replace_all(s, "${ROOT_URI}", "file://" + root_), "${ROOT}", root_);
+    out = replace_all(out, "${RUNNER_PID}", std::to_string(getpid()));
+    return replace_all(out, "${CHILD_PID}", std::to_string(child_));
   }
 
   bool ensure_started(int line) {
@@ -365,6 +372,24 @@ private:
       close(to_server_);
       return true;
     }
+    if (name == "%spawn-child") { // a process that lives until %kill-child: ${CHILD_PID}
+      child_ = fork();
+      if (child_ == 0) {
+        // Not a holder of the server's pipes: the server must still see its input end.
+        if (to_server_ >= 0) close(to_server_);
+        if (from_server_ >= 0) close(from_server_);
+        for (;;)
+          pause();
+      }
+      return child_ > 0 || fail(at, "fork failed") == 0;
+    }
+    if (name == "%kill-child") { // ends and reaps it: from now on its pid names no process
+      if (child_ <= 0) return fail(at, "%kill-child without %spawn-child") == 0;
+      kill(child_, SIGKILL);
+      waitpid(child_, nullptr, 0);
+      child_ = -1;
+      return true;
+    }
     if (name == "%exit") { // waits for the end of output and the exit code
       if (!ensure_started(at)) return false;
       while (read_more(at)) {
@@ -384,7 +409,7 @@ private:
   std::string binary_, test_, root_;
   std::vector<std::string> args_;
   std::map<std::string, json> replies_;
-  pid_t pid_ = -1;
+  pid_t pid_ = -1, child_ = -1;
   int to_server_ = -1, from_server_ = -1;
   bool eof_ = false, exited_ = false;
   blockls::lsp::FrameParser parser_{SIZE_MAX};

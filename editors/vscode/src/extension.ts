@@ -21,6 +21,25 @@ function isExecutable(path: string): boolean {
   }
 }
 
+/**
+ * The server shipped inside a platform-specific .vsix (scripts/package-vsix.sh puts it in
+ * `bin/`), or undefined. Made executable when an installer dropped the mode bits.
+ */
+function bundledServer(context: vscode.ExtensionContext): string | undefined {
+  const path = context.asAbsolutePath(process.platform === 'win32' ? 'bin/blockls.exe' : 'bin/blockls');
+  if (!fs.existsSync(path)) return undefined;
+  if (!isExecutable(path)) {
+    try {
+      fs.chmodSync(path, 0o755);
+    } catch {
+      // read-only installation: resolveServerPath reports that no server was found
+    }
+  }
+  return path;
+}
+
+let bundled: string | undefined;
+
 const host: ClientHost = {
   client: () => client,
   restart: async () => {
@@ -31,7 +50,7 @@ const host: ClientHost = {
 
 async function startClient(): Promise<void> {
   const user = readUserSettings();
-  const resolved = resolveServerPath(user.serverPath, process.env, isExecutable, process.platform);
+  const resolved = resolveServerPath(user.serverPath, process.env, isExecutable, process.platform, bundled);
   if ('error' in resolved) {
     output?.appendLine(resolved.error);
     // Not awaited: activation must not wait for the user to dismiss the message.
@@ -69,6 +88,7 @@ async function stopClient(): Promise<void> {
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('blockls');
   context.subscriptions.push(output);
+  bundled = bundledServer(context);
   status = registerFeatures(context, host);
   await startClient();
 }

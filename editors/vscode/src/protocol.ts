@@ -205,7 +205,8 @@ export function describeExecuteResult(result: unknown): { ok: boolean; message: 
 }
 
 /**
- * Finds the server binary: `serverPath` when set (a path, `~` expanded), else `blockls` on PATH.
+ * Finds the server binary: `serverPath` when set (a path, `~` expanded), else `blockls` on PATH,
+ * else `bundled` (the binary shipped inside a platform-specific .vsix, when there is one).
  * `isExecutable` is injected so this stays free of Node and VS Code imports.
  */
 export function resolveServerPath(
@@ -213,6 +214,7 @@ export function resolveServerPath(
   env: { PATH?: string; HOME?: string },
   isExecutable: (path: string) => boolean,
   platform: string = 'linux',
+  bundled?: string,
 ): { path: string } | { error: string } {
   const sep = platform === 'win32' ? ';' : ':';
   const exe = platform === 'win32' ? ['blockls.exe', 'blockls'] : ['blockls'];
@@ -229,6 +231,7 @@ export function resolveServerPath(
   }
   const found = searchPath(exe, env.PATH ?? '', sep, isExecutable);
   if (found) return { path: found };
+  if (bundled && isExecutable(bundled)) return { path: bundled };
   return {
     error:
       'No "blockls" executable was found on PATH. Build it (scripts/demo.sh) or install it, ' +

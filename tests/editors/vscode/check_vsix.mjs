@@ -1,5 +1,7 @@
 // Checks a packaged .vsix: the files it must hold and the manifest's languages, grammars,
-// commands, menus and settings. Usage: node check_vsix.mjs FILE.vsix. Exit 0 pass, 1 fail.
+// commands, menus and settings; with --target linux-x64, also the bundled server (bin/blockls,
+// executable) and the manifest's target platform, else that no server is bundled.
+// Usage: node check_vsix.mjs FILE.vsix [--target linux-x64]. Exit 0 pass, 1 fail.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -11,16 +13,22 @@ const yauzl = require('yauzl'); // a dependency of @vscode/vsce
 let failed = false;
 const check = (ok, what) => { console.log(`${ok ? 'PASS' : 'FAIL'} ${what}`); if (!ok) failed = true; };
 
+const modes = new Map(); // file name -> Unix permission bits, as an installer restores them
 function readZip(file) {
   return new Promise((resolve, reject) => {
     const entries = new Map();
+    modes.clear();
     yauzl.open(file, { lazyEntries: true }, (err, zip) => {
       if (err) return reject(err);
       zip.on('entry', (e) => zip.openReadStream(e, (err2, s) => {
         if (err2) return reject(err2);
         const chunks = [];
         s.on('data', (c) => chunks.push(c));
-        s.on('end', () => { entries.set(e.fileName, Buffer.concat(chunks)); zip.readEntry(); });
+        s.on('end', () => {
+          entries.set(e.fileName, Buffer.concat(chunks));
+          modes.set(e.fileName, (e.externalFileAttributes >>> 16) & 0o777);
+          zip.readEntry();
+        });
       }));
       zip.on('end', () => resolve(entries));
       zip.readEntry();
@@ -29,6 +37,7 @@ function readZip(file) {
 }
 
 const vsix = process.argv[2];
+const target = process.argv[3] === '--target' ? process.argv[4] : undefined;
 const files = await readZip(vsix);
 console.log(`${vsix}: ${fs.statSync(vsix).size} bytes, ${files.size} files: ${[...files.keys()].join(' ')}`);
 for (const f of ['extension.vsixmanifest', 'extension/package.json', 'extension/dist/extension.js', 'extension/readme.md',
@@ -38,6 +47,17 @@ for (const f of ['extension.vsixmanifest', 'extension/package.json', 'extension/
   check(files.has(f), `contains ${f}`);
 check(![...files.keys()].some((f) => f.includes('node_modules/') || f.startsWith('extension/src/') || f.endsWith('.map')),
   'no node_modules, sources or source maps');
+
+const manifest = files.get('extension.vsixmanifest').toString();
+if (target) {
+  check(files.has('extension/bin/blockls'), `${target}: the server is bundled as extension/bin/blockls`);
+  check(files.get('extension/bin/blockls')?.subarray(0, 4).toString('latin1') === '\x7fELF', `${target}: bin/blockls is an ELF binary`);
+  check(modes.get('extension/bin/blockls') === 0o755, `${target}: bin/blockls is stored with mode 755 (got ${modes.get('extension/bin/blockls')?.toString(8)})`);
+  check(manifest.includes(`TargetPlatform="${target}"`), `${target}: the manifest names the target platform`);
+} else {
+  check(![...files.keys()].some((f) => f.startsWith('extension/bin/')), 'no bundled server in the platform-neutral package');
+  check(!/TargetPlatform=/.test(manifest), 'no target platform in the platform-neutral package');
+}
 
 const pkg = JSON.parse(files.get('extension/package.json'));
 const c = pkg.contributes;

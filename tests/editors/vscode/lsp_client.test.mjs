@@ -50,6 +50,16 @@ function unitChecks() {
   const none = P.resolveServerPath('', { PATH: '/usr/bin' }, isExe);
   check('error' in none && /blockls\.serverPath/.test(none.error), 'clear error when no server: ' + none.error);
   check('error' in P.resolveServerPath('/nope/blockls', {}, isExe), 'error for a serverPath that is not executable');
+  // The binary bundled in the linux-x64 .vsix: used only when neither the setting nor PATH has one.
+  exe.add('/ext/bin/blockls');
+  check(same(P.resolveServerPath('', { PATH: '/usr/bin' }, isExe, 'linux', '/ext/bin/blockls'), { path: '/ext/bin/blockls' }),
+    'bundled server used when none is on PATH');
+  check(same(P.resolveServerPath('', { PATH: '/opt/bin' }, isExe, 'linux', '/ext/bin/blockls'), { path: '/opt/bin/blockls' }),
+    'PATH wins over the bundled server');
+  check(same(P.resolveServerPath('/custom/blockls', { PATH: '' }, isExe, 'linux', '/ext/bin/blockls'), { path: '/custom/blockls' }),
+    'serverPath wins over the bundled server');
+  check('error' in P.resolveServerPath('', { PATH: '/usr/bin' }, isExe, 'linux', '/ext/bin/missing'),
+    'error when the bundled server is not executable either');
   check(same(P.serverSettings({ dialects: ['telt'], schemaFile: '', docsUrl: '', maxDocumentBytes: null, allowedRoots: [] }),
     { dialects: ['telt'] }), 'empty settings are left to the server defaults');
   check(same(P.serverSettings({ allowedRoots: ['${workspaceFolder}/src'], schemaFile: '${workspaceFolder}/s.yaml' }, '/w'),
