@@ -22,7 +22,7 @@ log="$build_dir/fuzz-last-run.log"
 "$root/scripts/install-deps.sh"
 
 CC=clang CXX=clang++ cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DBLOCKLS_FUZZ=ON -DBLOCKLS_TESTS=OFF -DBLOCKLS_BENCH=OFF >/dev/null
+  -DBLOCKLS_FUZZ=ON -DBLOCKLS_WERROR=ON -DBLOCKLS_TESTS=OFF -DBLOCKLS_BENCH=OFF >/dev/null
 cmake --build "$build_dir" --target document_parser_fuzzer -- -j"$jobs"
 fuzzer="$build_dir/fuzz/document_parser_fuzzer"
 

@@ -41,10 +41,8 @@ fi
 server=${BLOCKLS_SERVER:-}
 if [ -z "$server" ]; then
   # GCC 12 at -O3 raises a false -Wrestrict (GCC bug 105651): a warning, not an error, here.
-  restrict=""
-  echo | "${CXX:-c++}" -dM -E -x c++ - 2>/dev/null | grep -q __clang__ || restrict="-Wno-error=restrict"
   cmake -S "$here" -B "$here/build-release" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_FLAGS="${CXXFLAGS:-} $restrict" -DBLOCKLS_TESTS=OFF -DBLOCKLS_BENCH=OFF >/dev/null
+    -DBLOCKLS_WERROR=ON -DBLOCKLS_TESTS=OFF -DBLOCKLS_BENCH=OFF >/dev/null
   cmake --build "$here/build-release" --target blockls -- -j"${BLOCKLS_JOBS:-2}"
   server="$here/build-release/blockls"
 fi

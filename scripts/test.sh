@@ -11,7 +11,7 @@ jobs="${BLOCKLS_JOBS:-2}"
 
 run_suite() {
   local dir="$1"; shift
-  cmake -S . -B "$dir" -G Ninja -DBLOCKLS_BENCH=OFF "$@" >/dev/null
+  cmake -S . -B "$dir" -G Ninja -DBLOCKLS_BENCH=OFF -DBLOCKLS_WERROR=ON "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }

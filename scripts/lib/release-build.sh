@@ -8,14 +8,8 @@ jobs="${JOBS:-1}"
 
 "$root/scripts/install-deps.sh"
 
-# GCC 12 at -O3 (Release only) raises a false -Wrestrict on std::string assignments (GCC bug
-# 105651); keep it a warning here so a compiler bug cannot stop the benchmark build.
-extra_flags=""
-if ! echo | "${CXX:-c++}" -dM -E -x c++ - 2>/dev/null | grep -q __clang__; then
-  extra_flags="-Wno-error=restrict"
-fi
 cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS="${CXXFLAGS:-} $extra_flags" \
+  -DCMAKE_CXX_FLAGS="${CXXFLAGS:-}" -DBLOCKLS_WERROR=ON \
   -DBLOCKLS_BENCH=ON -DBLOCKLS_TESTS=OFF -DBLOCKLS_FUZZ=OFF -DBLOCKLS_SANITIZE=OFF >/dev/null
 
 build_targets() {
