@@ -155,7 +155,7 @@ TEST_CASE("apply --format json with invalid UTF-8 reports what it wrote", "[cli]
   }
 }
 
-TEST_CASE("--schema must be a regular file below the size limit", "[cli][adversarial]") {
+TEST_CASE("the --schema file must be a regular file below the size limit", "[cli][adversarial]") {
   const std::string dir = test::make_temp_dir();
   for (const char* cmd : {"check", "fix"}) {
     auto r = run_blockls({cmd, "--schema", dir, "-"}, "x\n");

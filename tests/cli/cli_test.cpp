@@ -29,7 +29,7 @@ std::string temp_file(const std::string& name, const std::string& text) {
 
 } // namespace
 
-TEST_CASE("--help and --version", "[cli]") {
+TEST_CASE("the help and version options", "[cli]") {
   auto r = run_blockls({"--help"});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("check") != std::string::npos);
