@@ -8,6 +8,7 @@
 #include "diagnostics/codes.h"
 #include "diagnostics/json_text.h"
 #include "diagnostics/schema_file.h"
+#include "grammar/dialects.h"
 #include "lsp/server.h"
 
 #include <CLI/CLI.hpp>
@@ -42,20 +43,14 @@ std::unique_ptr<ActionCatalog> load_catalog(const std::string& schema, std::ostr
   return catalog;
 }
 
-bool parse_dialects(const std::string& list, bool* telt, bool* nesl, std::ostream& err) {
-  *telt = *nesl = false;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item == "telt")
-      *telt = true;
-    else if (item == "nesl" || item == "sham")
-      *nesl = true;
-    else {
-      err << "blockls: unknown dialect '" << item << "' (known: telt, nesl)\n";
-      return false;
-    }
+bool parse_dialects(const std::string& list, DialectSet* dialects, std::ostream& err) {
+  std::string error;
+  const std::optional<DialectSet> set = parse_dialect_set(list, &error);
+  if (!set) {
+    err << "blockls: " << error << '\n';
+    return false;
   }
+  *dialects = *set;
   return true;
 }
 
@@ -92,7 +87,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
              "Codes are documented in docs/codes/; `blockls codes` lists them.");
 
   CheckRequest check;
-  std::string check_schema, check_dialects = "telt,nesl";
+  std::string check_schema, check_dialects = dialect_names(",");
   size_t max_size = check.limits.max_bytes;
   CLI::App* check_cmd =
       app.add_subcommand("check", "Report every diagnostic of the given transcripts");
@@ -131,7 +126,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
   FixRequest fix;
-  std::string fix_schema, fix_dialects = "telt,nesl";
+  std::string fix_schema, fix_dialects = dialect_names(",");
   size_t fix_max_size = fix.limits.max_bytes;
   CLI::App* fix_cmd = app.add_subcommand(
       "fix", "Apply every preferred fix once; print the fixed text (default), a diff, or rewrite");
@@ -148,7 +143,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->capture_default_str();
 
   ApplyRequest apply_req;
-  std::string apply_schema, apply_dialects = "telt,nesl";
+  std::string apply_schema, apply_dialects = dialect_names(",");
   size_t apply_max_size = apply_req.limits.max_bytes;
   CLI::App* apply_cmd =
       app.add_subcommand("apply", "Run the valid blocks of transcripts against the directory "
@@ -265,7 +260,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
 
   if (check_cmd->parsed()) {
-    if (!parse_dialects(check_dialects, &check.telt, &check.nesl, err)) return kExitUsage;
+    if (!parse_dialects(check_dialects, &check.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(check_schema, err);
     if (!catalog) return kExitUsage;
     check.catalog = catalog.get();
@@ -273,7 +268,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return run_check(check, out, err);
   }
   if (fix_cmd->parsed()) {
-    if (!parse_dialects(fix_dialects, &fix.telt, &fix.nesl, err)) return kExitUsage;
+    if (!parse_dialects(fix_dialects, &fix.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(fix_schema, err);
     if (!catalog) return kExitUsage;
     fix.catalog = catalog.get();
@@ -281,7 +276,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return run_fix(fix, out, err);
   }
   if (apply_cmd->parsed()) {
-    if (!parse_dialects(apply_dialects, &apply_req.telt, &apply_req.nesl, err)) return kExitUsage;
+    if (!parse_dialects(apply_dialects, &apply_req.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(apply_schema, err);
     if (!catalog) return kExitUsage;
     apply_req.catalog = catalog.get();

@@ -70,15 +70,15 @@ bool is_absolute_path(std::string_view v) {
 
 const ActionSpec* find_action(const ActionCatalog& catalog, Dialect dialect,
                               std::string_view name) {
-  return dialect == Dialect::telt ? catalog.find_telt(name) : catalog.find_nesl(name);
+  return catalog.find(dialect, name);
 }
 
 const ParamSpec* find_param(const ActionSpec& spec, Dialect dialect, std::string_view name) {
-  return dialect == Dialect::telt ? spec.find_telt_param(name) : spec.find_param(name);
+  return spec.find_param(dialect, name);
 }
 
 std::string display_name(const ParamSpec& p, Dialect dialect) {
-  return dialect == Dialect::telt ? p.telt_names.front() : p.name;
+  return std::string(ActionSpec::display_name(p, dialect));
 }
 
 std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandView& cmd,
