@@ -43,6 +43,15 @@ struct CatalogRules {
   // A parameter may be given more than once (TELT repeats; a repeat of a single-valued one
   // is DUPLICATE_PARAM); otherwise the grammar itself rejects repeated keys.
   bool repeated_params = false;
+  // Type checks read the value without surrounding whitespace (TELT value lines).
+  bool trim_values = false;
+  // What the messages call a command ("Unknown parameter 'x' for command 'Y'").
+  std::string_view command_word = "action";
+  // The hint of MISSING_PARAM: how to write the parameter, the name between the two parts
+  // ("Add a --" NAME " <hash>-- delimiter followed by its value").
+  std::string_view add_param_before, add_param_after;
+  // MISSING_ACTION's message and hint, when `action_param` names the command.
+  std::string_view missing_action_message, missing_action_hint;
 };
 
 struct DialectInfo {

@@ -28,7 +28,11 @@ public:
                                     kStarts,
                                     true,
                                     "nesl",
-                                    {CatalogNames::lower, "action", false},
+                                    {CatalogNames::lower, "action", false, false, "action", "Add ",
+                                     " = \"...\" (or a heredoc) to the block",
+                                     "Missing 'action' field in NESL block",
+                                     "Add a line such as action = \"write_file\" naming one "
+                                     "of the catalog's actions"},
                                     kExtensions,
                                     "#!nesl [@three-char-SHA-256: k7m]\n"
                                     "action = \"file_write\"\n"

@@ -25,7 +25,8 @@ public:
                                     kStarts,
                                     false,
                                     "telt",
-                                    {CatalogNames::upper, "", true},
+                                    {CatalogNames::upper, "", true, true, "command", "Add a --",
+                                     " <hash>-- delimiter followed by its value", "", ""},
                                     kExtensions,
                                     "#!telt [3-char SHA: k7m]\n"
                                     "=== CREATE_FILE ===\n"
