@@ -15,6 +15,7 @@ constexpr CodeInfo kCodes[] = {
   {#NAME, Severity::SEVERITY, #DIALECT, #PAGE, SUMMARY},
 #include "grammar/telt/codes.def"
 #include "grammar/nesl/codes.def"
+#include "grammar/heredoc/codes.def"
 #include "diagnostics/codes.def"
 #undef DIAG
 };

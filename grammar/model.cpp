@@ -15,6 +15,7 @@ std::string_view era_name(Era era) {
   case Era::sham: return "sham";
   case Era::nesl_upper: return "NESL";
   case Era::nesl: return "nesl";
+  case Era::heredoc: return "heredoc";
   }
   return "nesl";
 }
