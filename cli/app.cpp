@@ -3,6 +3,7 @@
 
 #include "cli/apply_command.h"
 #include "cli/check_command.h"
+#include "cli/instructions_command.h"
 #include "cli/option_checks.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/codes.h"
@@ -242,6 +243,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App* codes_cmd = app.add_subcommand("codes", "List every diagnostic code with its severity");
   codes_cmd->add_option("--format", codes_format)->check(CLI::IsMember({"text", "json"}));
 
+  std::string instructions_dialect;
+  CLI::App* instructions_cmd = app.add_subcommand(
+      "instructions", "Print a dialect's format instructions for a system prompt, with an example");
+  instructions_cmd->add_option("DIALECT", instructions_dialect, "One of: " + dialect_names(", "))
+      ->required();
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -294,6 +301,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return lsp::run_server(lsp_options);
   }
   if (codes_cmd->parsed()) return print_codes(codes_format, out);
+  if (instructions_cmd->parsed()) return run_instructions(instructions_dialect, out, err);
   out << app.help();
   return kExitUsage;
 }

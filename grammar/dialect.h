@@ -70,6 +70,9 @@ struct DialectInfo {
   // One complete, valid block (a file write) that checks without any diagnostic: the example
   // of the format instructions, and the sample of the registry tests.
   std::string_view example;
+  // The format instructions a prompt author pastes into a system prompt (the exact syntax and
+  // the rules a model must follow); `blockls instructions` prints them, then the example.
+  std::string_view instructions;
 };
 
 // The Markdown fence around the open block, for the fast paths: a line that may close it

@@ -5,6 +5,7 @@
 
 #include "grammar/dialect.h"
 #include "grammar/heredoc/heredoc_parser.h"
+#include "grammar/heredoc/instructions.h"
 
 #include <optional>
 #include <string>
@@ -32,7 +33,8 @@ public:
       {}, // heredocs sit in transcripts: no file type of their own
       "cat > src/hello.txt << 'EOF'\n"
       "Hello, world!\n"
-      "EOF\n"};
+      "EOF\n",
+      heredoc::kInstructions};
 
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }

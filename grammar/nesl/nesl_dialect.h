@@ -6,6 +6,7 @@
 #pragma once
 
 #include "grammar/dialect.h"
+#include "grammar/nesl/instructions.h"
 #include "grammar/nesl/nesl_parser.h"
 
 #include <optional>
@@ -40,7 +41,8 @@ public:
                                     "content = <<'EOT_k7m'\n"
                                     "Hello, world!\n"
                                     "EOT_k7m\n"
-                                    "#!end_k7m\n"};
+                                    "#!end_k7m\n",
+                                    nesl::kInstructions};
 
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }

@@ -5,6 +5,7 @@
 
 #include "grammar/bytes.h"
 #include "grammar/dialect.h"
+#include "grammar/telt/instructions.h"
 #include "grammar/telt/telt_parser.h"
 
 #include <optional>
@@ -34,7 +35,8 @@ public:
                                     "src/hello.txt\n"
                                     "--CONTENT k7m--\n"
                                     "Hello, world!\n"
-                                    "--END k7m--\n"};
+                                    "--END k7m--\n",
+                                    telt::kInstructions};
 
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }

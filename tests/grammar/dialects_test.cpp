@@ -145,3 +145,31 @@ TEST_CASE("the editors list every registered dialect", "[dialects]") {
     }
   }
 }
+
+TEST_CASE("blockls instructions prints every dialect's rules and an example that checks clean",
+          "[dialects][cli]") {
+  for (const DialectInfo* info : kDialectInfos) {
+    std::vector<std::string_view> names{info->name};
+    names.insert(names.end(), info->aliases.begin(), info->aliases.end());
+    for (std::string_view name : names) {
+      INFO(name);
+      const auto r = test::run_blockls({"instructions", std::string(name)});
+      REQUIRE(r.exit_code == 0);
+      CHECK(r.out.starts_with(info->instructions));
+      const std::string_view kMarker = "\nExample:\n\n";
+      const size_t marker = r.out.find(kMarker);
+      REQUIRE(marker != std::string::npos);
+      // The example as printed, fed to `blockls check`: one valid block, no diagnostic.
+      const std::string example = r.out.substr(marker + kMarker.size());
+      CHECK(example == info->example);
+      const auto checked = test::run_blockls({"check", "--format", "json", "-"}, example);
+      CHECK(checked.exit_code == 0);
+      const nlohmann::json j = nlohmann::json::parse(checked.out);
+      CHECK(j["files"][0]["errors"].empty());
+      CHECK(j["files"][0]["blocks"].size() == 1);
+    }
+  }
+  const auto unknown = test::run_blockls({"instructions", "klingon"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find(dialect_names(", ")) != std::string::npos);
+}
