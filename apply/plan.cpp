@@ -2,6 +2,8 @@
 // the catalog resolves dialect names and aliases to canonical names.
 #include "apply/plan.h"
 
+#include "grammar/dialects.h"
+
 namespace blockls::apply {
 
 const std::string* PlannedAction::param(std::string_view name) const {
@@ -17,6 +19,7 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked,
   size_t seq = 0;
   for (size_t b = 0; b < blocks.size(); ++b) {
     const Block& block = blocks[b];
+    const std::string_view action_param = dialect_info(block.dialect).catalog.action_param;
     if (b >= checked.verdicts.size() || !checked.verdicts[b].valid) {
       SkippedBlock s{static_cast<int>(b), block.id, block.start_line, "INVALID_BLOCK",
                      "the block is not valid"};
@@ -33,8 +36,7 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked,
     bool any = false;
     for (size_t c = 0; c < block.commands.size(); ++c) {
       const Command& command = block.commands[c];
-      const ActionSpec* spec = block.dialect == Dialect::telt ? catalog.find_telt(command.name)
-                                                              : catalog.find_nesl(command.name);
+      const ActionSpec* spec = catalog.find(block.dialect, command.name);
       if (!spec) continue; // cannot happen for a valid block
       PlannedAction a;
       a.seq = ++seq;
@@ -47,9 +49,9 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked,
       a.line = command.line;
       a.name_range = command.name_range;
       for (const Parameter& p : command.params) {
-        if (block.dialect == Dialect::nesl && p.name == "action") continue;
-        const ParamSpec* ps = block.dialect == Dialect::telt ? spec->find_telt_param(p.name)
-                                                             : spec->find_param(p.name);
+        if (!action_param.empty() && p.name == action_param)
+          continue; // names the command (NESL's `action`)
+        const ParamSpec* ps = spec->find_param(block.dialect, p.name);
         if (!ps) continue; // unknown parameters are ignored (a warning was reported)
         const std::string value(p.value(text));
         auto [it, inserted] = a.params.emplace(ps->name, value);

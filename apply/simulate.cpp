@@ -8,6 +8,7 @@
 #include "apply/path_policy.h"
 #include "apply/text_match.h"
 #include "diagnostics/codes.h"
+#include "grammar/dialects.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -257,47 +258,15 @@ private:
     const auto src = a_.sources.find(std::string(param));
     if (src == a_.sources.end() || !src->second.param) return;
     const Parameter& p = *src->second.param;
-    const std::string_view token = slice(in_.text, p.value_range);
-    std::string replacement;
-    if (a_.dialect == Dialect::telt) {
-      if (!p.value_is_slice) return;
-      // The new value must not contain a line the TELT parser would read as syntax.
-      for (size_t pos = 0; pos <= region->text.size();) {
-        const size_t nl = region->text.find('\n', pos);
-        const std::string_view line =
-            std::string_view(region->text)
-                .substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-        if ((line.starts_with("--") && line.ends_with("--")) || line.starts_with("===") ||
-            line.starts_with("#!telt"))
-          return;
-        if (nl == std::string::npos) break;
-        pos = nl + 1;
-      }
-      replacement = region->text;
-    } else if (!token.empty() && token.front() == '"') {
-      try {
-        replacement = nlohmann::json(region->text).dump();
-      } catch (const nlohmann::json::exception&) {
-        return; // not valid UTF-8: no safe encoding
-      }
-    } else {
-      // Heredoc body: verbatim, unless a line would close the heredoc early.
-      const std::string delimiter = "EOT_" + a_.block_id;
-      for (size_t pos = 0; pos <= region->text.size();) {
-        const size_t nl = region->text.find('\n', pos);
-        const std::string_view line =
-            std::string_view(region->text)
-                .substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-        if (line.find(delimiter) != std::string_view::npos || line.starts_with("#!")) return;
-        if (nl == std::string::npos) break;
-        pos = nl + 1;
-      }
-      replacement = p.value_is_slice ? region->text : to_crlf(region->text);
-    }
+    // The block's dialect writes the value so that its parser reads it back (a quoted
+    // string escaped, a heredoc body without its own delimiter, ...), or declines.
+    const Block& block = in_.checked->parsed.blocks[static_cast<size_t>(a_.block)];
+    std::optional<std::string> replacement = encode_value(in_.text, block, p, region->text);
+    if (!replacement) return;
     d.fixes.push_back({fmt::format("Use the text of lines {}-{} of the file ({})",
                                    region->first_line, region->last_line, region->how),
                        true,
-                       {{p.value_range, replacement}}});
+                       {{p.value_range, std::move(*replacement)}}});
   }
 
   void run_write(bool append);

@@ -6,7 +6,7 @@
 #include "cli/process_heap.h"
 #include "diagnostics/check.h"
 #include "fixits/verify_fixes.h"
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 
 #include <algorithm>
 #include <benchmark/benchmark.h>

@@ -3,11 +3,13 @@
 
 #include "cli/apply_command.h"
 #include "cli/check_command.h"
+#include "cli/instructions_command.h"
 #include "cli/option_checks.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/codes.h"
 #include "diagnostics/json_text.h"
 #include "diagnostics/schema_file.h"
+#include "grammar/dialects.h"
 #include "lsp/server.h"
 
 #include <CLI/CLI.hpp>
@@ -42,20 +44,14 @@ std::unique_ptr<ActionCatalog> load_catalog(const std::string& schema, std::ostr
   return catalog;
 }
 
-bool parse_dialects(const std::string& list, bool* telt, bool* nesl, std::ostream& err) {
-  *telt = *nesl = false;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item == "telt")
-      *telt = true;
-    else if (item == "nesl" || item == "sham")
-      *nesl = true;
-    else {
-      err << "blockls: unknown dialect '" << item << "' (known: telt, nesl)\n";
-      return false;
-    }
+bool parse_dialects(const std::string& list, DialectSet* dialects, std::ostream& err) {
+  std::string error;
+  const std::optional<DialectSet> set = parse_dialect_set(list, &error);
+  if (!set) {
+    err << "blockls: " << error << '\n';
+    return false;
   }
+  *dialects = *set;
   return true;
 }
 
@@ -92,7 +88,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
              "Codes are documented in docs/codes/; `blockls codes` lists them.");
 
   CheckRequest check;
-  std::string check_schema, check_dialects = "telt,nesl";
+  std::string check_schema, check_dialects = dialect_names(",");
   size_t max_size = check.limits.max_bytes;
   CLI::App* check_cmd =
       app.add_subcommand("check", "Report every diagnostic of the given transcripts");
@@ -131,7 +127,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
   FixRequest fix;
-  std::string fix_schema, fix_dialects = "telt,nesl";
+  std::string fix_schema, fix_dialects = dialect_names(",");
   size_t fix_max_size = fix.limits.max_bytes;
   CLI::App* fix_cmd = app.add_subcommand(
       "fix", "Apply every preferred fix once; print the fixed text (default), a diff, or rewrite");
@@ -148,7 +144,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->capture_default_str();
 
   ApplyRequest apply_req;
-  std::string apply_schema, apply_dialects = "telt,nesl";
+  std::string apply_schema, apply_dialects = dialect_names(",");
   size_t apply_max_size = apply_req.limits.max_bytes;
   CLI::App* apply_cmd =
       app.add_subcommand("apply", "Run the valid blocks of transcripts against the directory "
@@ -247,6 +243,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App* codes_cmd = app.add_subcommand("codes", "List every diagnostic code with its severity");
   codes_cmd->add_option("--format", codes_format)->check(CLI::IsMember({"text", "json"}));
 
+  std::string instructions_dialect;
+  CLI::App* instructions_cmd = app.add_subcommand(
+      "instructions", "Print a dialect's format instructions for a system prompt, with an example");
+  instructions_cmd->add_option("DIALECT", instructions_dialect, "One of: " + dialect_names(", "))
+      ->required();
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -265,7 +267,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
 
   if (check_cmd->parsed()) {
-    if (!parse_dialects(check_dialects, &check.telt, &check.nesl, err)) return kExitUsage;
+    if (!parse_dialects(check_dialects, &check.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(check_schema, err);
     if (!catalog) return kExitUsage;
     check.catalog = catalog.get();
@@ -273,7 +275,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return run_check(check, out, err);
   }
   if (fix_cmd->parsed()) {
-    if (!parse_dialects(fix_dialects, &fix.telt, &fix.nesl, err)) return kExitUsage;
+    if (!parse_dialects(fix_dialects, &fix.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(fix_schema, err);
     if (!catalog) return kExitUsage;
     fix.catalog = catalog.get();
@@ -281,7 +283,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return run_fix(fix, out, err);
   }
   if (apply_cmd->parsed()) {
-    if (!parse_dialects(apply_dialects, &apply_req.telt, &apply_req.nesl, err)) return kExitUsage;
+    if (!parse_dialects(apply_dialects, &apply_req.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(apply_schema, err);
     if (!catalog) return kExitUsage;
     apply_req.catalog = catalog.get();
@@ -299,6 +301,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return lsp::run_server(lsp_options);
   }
   if (codes_cmd->parsed()) return print_codes(codes_format, out);
+  if (instructions_cmd->parsed()) return run_instructions(instructions_dialect, out, err);
   out << app.help();
   return kExitUsage;
 }

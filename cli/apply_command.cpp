@@ -199,8 +199,7 @@ namespace {
 
 CheckOptions check_options(const ApplyRequest& request) {
   CheckOptions o;
-  o.parse.telt = request.telt;
-  o.parse.nesl = request.nesl;
+  o.parse.dialects = request.dialects;
   o.catalog = request.catalog;
   return o;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cli/input.h"
+#include "grammar/dialect_set.h"
 
 #include <iosfwd>
 #include <string>
@@ -28,7 +29,7 @@ struct ApplyRequest {
   double exec_timeout_seconds = 30;
   std::vector<std::string> deny;        // extra deny globs
   std::vector<std::string> allow_roots; // extra allowed roots
-  bool telt = true, nesl = true;
+  DialectSet dialects = DialectSet::all();
   const ActionCatalog* catalog = nullptr;
   InputLimits limits;
 };

@@ -29,10 +29,9 @@ bool use_color(const std::string& mode) {
   return ::isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr;
 }
 
-CheckOptions options_for(bool telt, bool nesl, const ActionCatalog* catalog) {
+CheckOptions options_for(DialectSet dialects, const ActionCatalog* catalog) {
   CheckOptions o;
-  o.parse.telt = telt;
-  o.parse.nesl = nesl;
+  o.parse.dialects = dialects;
   o.catalog = catalog;
   return o;
 }
@@ -46,7 +45,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   };
   std::vector<Checked> done;
   std::vector<std::pair<std::string, std::string>> failed; // path, message
-  const CheckOptions options = options_for(request.telt, request.nesl, request.catalog);
+  const CheckOptions options = options_for(request.dialects, request.catalog);
   apply::ApplyConfig workspace;
   if (!request.root.empty()) {
     ApplyRequest ar;
@@ -104,7 +103,8 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   if (request.format == "json") {
     nlohmann::json files = nlohmann::json::array();
     for (const Checked& c : done) {
-      nlohmann::json j = document_json(c.file.text, c.result);
+      nlohmann::json j = document_json(
+          c.file.text, c.result, request.catalog ? *request.catalog : ActionCatalog::builtin());
       j["path"] = display_path(c.file.path);
       files.push_back(std::move(j));
     }
@@ -145,7 +145,7 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
            "for several\n";
     return kExitUsage;
   }
-  const CheckOptions options = options_for(request.telt, request.nesl, request.catalog);
+  const CheckOptions options = options_for(request.dialects, request.catalog);
   bool io_failed = false;
   bool errors_remain = false;
   for (const std::string& path : request.files) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cli/input.h"
+#include "grammar/dialect_set.h"
 
 #include <iosfwd>
 #include <string>
@@ -18,7 +19,7 @@ struct CheckRequest {
   std::string format = "text"; // text | json | sarif
   std::string color = "auto";  // auto | always | never
   std::string docs_url;
-  bool telt = true, nesl = true;
+  DialectSet dialects = DialectSet::all();
   const ActionCatalog* catalog = nullptr;
   InputLimits limits;
   // --root: also check the actions against the files under it (read-only).
@@ -33,7 +34,7 @@ struct FixRequest {
   std::vector<std::string> files;
   bool diff = false;
   bool in_place = false;
-  bool telt = true, nesl = true;
+  DialectSet dialects = DialectSet::all();
   const ActionCatalog* catalog = nullptr;
   InputLimits limits;
 };

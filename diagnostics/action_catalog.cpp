@@ -3,6 +3,7 @@
 #include "diagnostics/action_catalog.h"
 
 #include "grammar/bytes.h"
+#include "grammar/dialects.h"
 
 #include <algorithm>
 #include <cctype>
@@ -207,6 +208,28 @@ const ActionSpec* ActionCatalog::find_nesl(std::string_view name) const {
 const ActionSpec* ActionCatalog::find_telt(std::string_view name) const {
   const size_t* index = telt_index_.find(name);
   return index ? &actions_[*index] : nullptr;
+}
+
+namespace {
+bool upper_names(Dialect dialect) {
+  return dialect != Dialect::none && dialect_info(dialect).catalog.names == CatalogNames::upper;
+}
+} // namespace
+
+const ActionSpec* ActionCatalog::find(Dialect dialect, std::string_view name) const {
+  return upper_names(dialect) ? find_telt(name) : find_nesl(name);
+}
+
+const std::vector<std::string>& ActionCatalog::all_names(Dialect dialect) const {
+  return upper_names(dialect) ? all_telt_names_ : all_nesl_names_;
+}
+
+const ParamSpec* ActionSpec::find_param(Dialect dialect, std::string_view name) const {
+  return upper_names(dialect) ? find_telt_param(name) : find_param(name);
+}
+
+std::string_view ActionSpec::display_name(const ParamSpec& p, Dialect dialect) {
+  return upper_names(dialect) ? std::string_view(p.telt_names.front()) : std::string_view(p.name);
 }
 
 // The length and the first and last (up to) eight bytes, mixed: enough to tell catalog names

@@ -3,6 +3,8 @@
 // in clada's unified-design.yaml format may add or change actions.
 #pragma once
 
+#include "grammar/model.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -34,6 +36,10 @@ struct ActionSpec {
 
   const ParamSpec* find_param(std::string_view nesl_key) const;
   const ParamSpec* find_telt_param(std::string_view telt_name) const;
+  // The parameter `name` names in `dialect` (its catalog rules say which names it uses).
+  const ParamSpec* find_param(Dialect dialect, std::string_view name) const;
+  // The name of `p` as `dialect` writes it (TELT `OLD_TEXT`, NESL `old_text`).
+  static std::string_view display_name(const ParamSpec& p, Dialect dialect);
 };
 
 class ActionCatalog {
@@ -47,6 +53,10 @@ public:
   const std::vector<ActionSpec>& actions() const { return actions_; }
   const ActionSpec* find_nesl(std::string_view name) const;
   const ActionSpec* find_telt(std::string_view name) const;
+  // The action `name` names in `dialect` (its catalog rules say which names it uses).
+  const ActionSpec* find(Dialect dialect, std::string_view name) const;
+  // The accepted action names of `dialect`, once each (see all_nesl_names()).
+  const std::vector<std::string>& all_names(Dialect dialect) const;
   // Bit i set when parameter i of `spec` (an action of this catalog with at most 64
   // parameters) is required: one test for all of them in the validation of each command.
   uint64_t required_mask(const ActionSpec& spec) const {

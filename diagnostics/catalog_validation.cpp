@@ -4,6 +4,7 @@
 
 #include "diagnostics/suggest.h"
 #include "grammar/bytes.h"
+#include "grammar/dialects.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -29,13 +30,20 @@ struct ParamView {
 struct CommandView {
   Dialect dialect;
   std::string_view name;         // command name / action
-  bool has_action = true;        // NESL: false when the block has no `action`
-  std::vector<ParamView> params; // NESL: without `action`
+  bool has_action = true;        // false when the dialect's action parameter is missing
+  std::vector<ParamView> params; // without the action parameter (NESL's `action`)
 };
 
-// The NESL `action` key (an inline comparison: no library memcmp call for six bytes).
-bool is_action_key(std::string_view name) {
-  return same_bytes(name, "action");
+// The catalog rules of the dialect (grammar/dialect.h): which names it uses, where the
+// command's name is, how values are read.
+const CatalogRules& rules_of(Dialect dialect) {
+  return dialect_info(dialect).catalog;
+}
+
+// True when `name` is the parameter that names the command (NESL's `action`; an inline
+// comparison: no library memcmp call for a few bytes).
+bool is_action_key(const CatalogRules& rules, std::string_view name) {
+  return !rules.action_param.empty() && same_bytes(name, rules.action_param);
 }
 
 // Whether a value of the parameter can be wrong: a string that need not be a path cannot.
@@ -70,31 +78,33 @@ bool is_absolute_path(std::string_view v) {
 
 const ActionSpec* find_action(const ActionCatalog& catalog, Dialect dialect,
                               std::string_view name) {
-  return dialect == Dialect::telt ? catalog.find_telt(name) : catalog.find_nesl(name);
+  return catalog.find(dialect, name);
 }
 
 const ParamSpec* find_param(const ActionSpec& spec, Dialect dialect, std::string_view name) {
-  return dialect == Dialect::telt ? spec.find_telt_param(name) : spec.find_param(name);
+  return spec.find_param(dialect, name);
 }
 
 std::string display_name(const ParamSpec& p, Dialect dialect) {
-  return dialect == Dialect::telt ? p.telt_names.front() : p.name;
+  return std::string(ActionSpec::display_name(p, dialect));
 }
 
 std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandView& cmd,
                                   bool report_missing) {
   std::vector<Issue> issues;
-  const bool telt = cmd.dialect == Dialect::telt;
-  if (!telt && !cmd.has_action) {
+  const CatalogRules& rules = rules_of(cmd.dialect);
+  // The command is named by its own name (TELT's `=== NAME ===`) or by a parameter.
+  const bool named_by_param = !rules.action_param.empty();
+  if (named_by_param && !cmd.has_action) {
     if (report_missing)
-      issues.push_back(
-          {"MISSING_ACTION", Severity::command_error, -1, "Missing 'action' field in NESL block",
-           "Add a line such as action = \"write_file\" naming one of the catalog's actions"});
+      issues.push_back({"MISSING_ACTION", Severity::command_error, -1,
+                        std::string(rules.missing_action_message),
+                        std::string(rules.missing_action_hint)});
     return issues;
   }
   const ActionSpec* spec = find_action(catalog, cmd.dialect, cmd.name);
   if (!spec) {
-    if (telt)
+    if (!named_by_param)
       issues.push_back({"UNKNOWN_COMMAND", Severity::command_error, -1,
                         fmt::format("Unknown command '{}'", cmd.name),
                         "The command is parsed but never executed; use a command of the catalog"});
@@ -119,17 +129,17 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
     if (!ps) {
       issues.push_back({"UNKNOWN_PARAM", Severity::parameter_warning, static_cast<int>(i),
                         fmt::format("Unknown parameter '{}' for {} '{}'; it is ignored", p.name,
-                                    telt ? "command" : "action", cmd.name),
+                                    rules.command_word, cmd.name),
                         "Remove it or rename it to a parameter of the action"});
       continue;
     }
-    if (++seen[ps - spec->params.data()] == 2 && telt)
+    if (++seen[ps - spec->params.data()] == 2 && rules.repeated_params)
       issues.push_back({"DUPLICATE_PARAM", Severity::command_error, static_cast<int>(i),
                         fmt::format("Parameter '{}' is given more than once; {} takes a single {}",
                                     p.name, cmd.name, display_name(*ps, cmd.dialect)),
                         "Keep one of the values and delete the other delimiter and its lines"});
     if (!needs_type_check(*ps)) continue; // any text will do
-    const std::string error = type_error(*ps, telt ? trim(p.value) : p.value);
+    const std::string error = type_error(*ps, rules.trim_values ? trim(p.value) : p.value);
     if (!error.empty())
       issues.push_back(
           {"INVALID_PARAM_TYPE", Severity::command_error, static_cast<int>(i), error,
@@ -146,8 +156,7 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
       issues.push_back(
           {"MISSING_PARAM", Severity::command_error, -1,
            fmt::format("Missing required parameter: {}", name),
-           telt ? fmt::format("Add a --{} <hash>-- delimiter followed by its value", name)
-                : fmt::format("Add {} = \"...\" (or a heredoc) to the block", name)});
+           fmt::format("{}{}{}", rules.add_param_before, name, rules.add_param_after)});
     }
   }
   return issues;
@@ -194,7 +203,7 @@ Diagnostic make_diagnostic(Issue& issue, const Located& loc, Dialect dialect, st
     const Parameter* p = loc.params[issue.param];
     d.line = p->line;
     d.range = issue.code == "INVALID_PARAM_TYPE" ? p->value_range : p->name_range;
-  } else if (dialect == Dialect::telt || loc.command->name_range.size() > 0) {
+  } else if (rules_of(dialect).action_param.empty() || loc.command->name_range.size() > 0) {
     d.line = loc.command->line;
     d.range = loc.command->name_range;
   } else {
@@ -217,15 +226,14 @@ bool plain_quoted(std::string_view text, const Parameter& p) {
 void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
                const CommandView& view, const Located& loc, const ActionCatalog& catalog,
                std::string_view text, bool report_missing) {
-  const bool telt = view.dialect == Dialect::telt;
+  const CatalogRules& rules = rules_of(view.dialect);
   if (issue.code == "UNKNOWN_COMMAND" || issue.code == "UNKNOWN_ACTION") {
-    const std::vector<std::string>& candidates =
-        telt ? catalog.all_telt_names() : catalog.all_nesl_names();
+    const std::vector<std::string>& candidates = catalog.all_names(view.dialect);
     ByteRange target = loc.command->name_range;
-    if (!telt) {
+    if (!rules.action_param.empty()) { // rename the value of the parameter naming the command
       const Parameter* action = nullptr;
       for (const Parameter& p : loc.command->params)
-        if (is_action_key(p.name)) action = &p;
+        if (is_action_key(rules, p.name)) action = &p;
       if (!action || !plain_quoted(text, *action)) return;
       target = {action->value_range.begin + 1, action->value_range.end - 1};
     }
@@ -244,14 +252,18 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
     const ActionSpec* spec = find_action(catalog, view.dialect, view.name);
     if (!spec) return;
     std::vector<std::string> candidates;
-    for (const ParamSpec& ps : spec->params)
-      for (const std::string& n : telt ? ps.telt_names : std::vector<std::string>{ps.name})
-        candidates.push_back(n);
+    for (const ParamSpec& ps : spec->params) {
+      if (rules.names == CatalogNames::upper)
+        candidates.insert(candidates.end(), ps.telt_names.begin(), ps.telt_names.end());
+      else
+        candidates.push_back(ps.name);
+    }
     const std::string_view name = view.params[issue.param].name;
     for (const std::string& c : close_names(name, candidates)) {
-      // NESL: a key that exists already would become a DUPLICATE_KEY syntax error.
-      if (!telt && std::any_of(loc.command->params.begin(), loc.command->params.end(),
-                               [&](const Parameter& p) { return p.name == c; }))
+      // Without repeats (NESL), a key that exists already would be a DUPLICATE_KEY error.
+      if (!rules.repeated_params &&
+          std::any_of(loc.command->params.begin(), loc.command->params.end(),
+                      [&](const Parameter& p) { return p.name == c; }))
         continue;
       CommandView renamed = view;
       renamed.params[issue.param].name = c;
@@ -271,24 +283,24 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
 // the full rules decide). Most commands are valid: this spares them the views.
 bool surely_valid(std::string_view text, const Block& block, const Command& command,
                   const ActionCatalog& catalog) {
-  const bool telt = block.dialect == Dialect::telt;
-  // A NESL command without an `action` key has no name (then, or with an empty action, the
-  // full rules decide): no loop over the parameters to look for the key.
-  if (!telt && command.name.empty()) return false;
+  const CatalogRules& rules = rules_of(block.dialect);
+  // A command without its action parameter (NESL's `action`) has no name (then, or with an
+  // empty action, the full rules decide): no loop over the parameters to look for the key.
+  if (command.name.empty() && !rules.action_param.empty()) return false;
   const ActionSpec* spec = find_action(catalog, block.dialect, command.name);
   if (!spec || spec->params.size() > 64) return false;
   uint64_t seen = 0;
   for (const Parameter& p : command.params) {
-    if (!telt && is_action_key(p.name)) continue;
+    if (is_action_key(rules, p.name)) continue;
     const ParamSpec* ps = find_param(*spec, block.dialect, p.name);
     if (!ps) return false;
     if (needs_type_check(*ps)) {
       const std::string_view value = p.value(text);
       // type_error() builds a message only for a wrong value.
-      if (!type_error(*ps, telt ? trim(value) : value).empty()) return false;
+      if (!type_error(*ps, rules.trim_values ? trim(value) : value).empty()) return false;
     }
     const uint64_t bit = uint64_t{1} << (ps - spec->params.data());
-    if (telt && (seen & bit) != 0) return false;
+    if (rules.repeated_params && (seen & bit) != 0) return false;
     seen |= bit;
   }
   const uint64_t required = catalog.required_mask(*spec);
@@ -303,16 +315,17 @@ void validate_command(std::string_view text, const Block& block, int block_index
   Located loc{&block, block_index, &command, {}};
   view.params.reserve(command.params.size());
   loc.params.reserve(command.params.size());
+  const CatalogRules& rules = rules_of(block.dialect);
   bool has_action = false;
   for (const Parameter& p : command.params) {
-    if (block.dialect == Dialect::nesl && is_action_key(p.name)) {
+    if (is_action_key(rules, p.name)) {
       has_action = true;
       continue;
     }
     view.params.push_back({p.name, p.value(text)});
     loc.params.push_back(&p);
   }
-  view.has_action = block.dialect == Dialect::telt || has_action;
+  view.has_action = rules.action_param.empty() || has_action;
   std::vector<Issue> issues = collect_issues(catalog, view, report_missing);
   for (Issue& issue : issues) {
     Diagnostic d = make_diagnostic(issue, loc, block.dialect, text, lines);

@@ -3,7 +3,7 @@
 
 #include "diagnostics/catalog_validation.h"
 #include "diagnostics/check_steps.h"
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 #include "grammar/unicode.h"
 
 #include <algorithm>

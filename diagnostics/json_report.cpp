@@ -2,6 +2,7 @@
 #include "diagnostics/json_report.h"
 
 #include "diagnostics/source_view.h"
+#include "grammar/dialects.h"
 
 namespace blockls {
 namespace {
@@ -17,8 +18,9 @@ nlohmann::json position_pair(const SourceView& view, size_t offset) {
 nlohmann::json command_params_json(std::string_view text, const Block& block,
                                    const Command& command) {
   nlohmann::json params = nlohmann::json::object();
+  const std::string_view action_param = dialect_info(block.dialect).catalog.action_param;
   for (const Parameter& p : command.params) {
-    if (block.dialect == Dialect::nesl && p.name == "action") continue;
+    if (!action_param.empty() && p.name == action_param) continue; // names the command
     const std::string value(p.value(text));
     if (!params.contains(p.name)) {
       params[p.name] = value;
@@ -104,14 +106,17 @@ Summary summarize(const CheckedDocument& checked) {
   return s;
 }
 
-nlohmann::json document_json(std::string_view text, const CheckedDocument& checked) {
+nlohmann::json document_json(std::string_view text, const CheckedDocument& checked,
+                             const ActionCatalog& catalog) {
   nlohmann::json blocks = nlohmann::json::array();
   for (size_t b = 0; b < checked.parsed.blocks.size(); ++b) {
     const Block& block = checked.parsed.blocks[b];
     nlohmann::json commands = nlohmann::json::array();
     for (size_t c = 0; c < block.commands.size(); ++c) {
       const Command& cmd = block.commands[c];
+      const ActionSpec* spec = catalog.find(block.dialect, cmd.name);
       commands.push_back({{"type", cmd.name},
+                          {"action", spec ? nlohmann::json(spec->name) : nlohmann::json(nullptr)},
                           {"params", command_params_json(text, block, cmd)},
                           {"line", cmd.line + 1},
                           {"valid", checked.verdicts[b].command_valid[c]}});

@@ -3,6 +3,7 @@
 // lines and 1-based UTF-16 columns. Used by `blockls check --format json` and by tests.
 #pragma once
 
+#include "diagnostics/action_catalog.h"
 #include "diagnostics/check.h"
 
 #include <nlohmann/json.hpp>
@@ -11,8 +12,10 @@
 
 namespace blockls {
 
-// {"blocks": [...], "errors": [...], "summary": {...}} for one document.
-nlohmann::json document_json(std::string_view text, const CheckedDocument& checked);
+// {"blocks": [...], "errors": [...], "summary": {...}} for one document. Each command's
+// `action` is the canonical action of `catalog` it maps to (null when unknown).
+nlohmann::json document_json(std::string_view text, const CheckedDocument& checked,
+                             const ActionCatalog& catalog = ActionCatalog::builtin());
 
 // One error object (see docs/output-formats.md).
 nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& checked,

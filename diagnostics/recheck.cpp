@@ -6,7 +6,7 @@
 #include "diagnostics/recheck.h"
 
 #include "diagnostics/check_steps.h"
-#include "grammar/incremental_parse.h"
+#include "grammar/router/incremental_parse.h"
 
 #include <algorithm>
 #include <cstdint>

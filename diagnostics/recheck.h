@@ -1,5 +1,5 @@
 // The incremental engine for editors: re-checks a document after an edit by re-parsing and
-// re-validating only the window around the change (grammar/incremental_parse.h) and reusing
+// re-validating only the window around the change (grammar/router/incremental_parse.h) and reusing
 // the rest of the previous check. The result always equals check_document(new text).
 #pragma once
 

@@ -13,7 +13,7 @@
 #include "diagnostics/json_text.h"
 #include "fixits/apply_fixes.h"
 #include "fixits/verify_fixes.h"
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 #include "grammar/unicode.h"
 #include "lsp/features.h"
 
@@ -239,8 +239,8 @@ public:
   ParseOptions options() {
     const uint64_t r = next() % 8;
     ParseOptions o;
-    if (r == 6) o.telt = false;
-    if (r == 7) o.nesl = false;
+    // Now and then one registered dialect off.
+    if (r >= 6) o.dialects.erase(static_cast<Dialect>(next() % kDialectCount));
     return o;
   }
 

@@ -1,15 +1,12 @@
 // Names of the model's enums as they appear in every outward format, and seal_block.
 #include "grammar/model.h"
 
+#include "grammar/dialects.h"
+
 namespace blockls {
 
 std::string_view dialect_name(Dialect dialect) {
-  switch (dialect) {
-  case Dialect::telt: return "telt";
-  case Dialect::nesl: return "nesl";
-  case Dialect::none: return "document";
-  }
-  return "document";
+  return dialect == Dialect::none ? "document" : dialect_info(dialect).name;
 }
 
 std::string_view era_name(Era era) {
@@ -18,6 +15,7 @@ std::string_view era_name(Era era) {
   case Era::sham: return "sham";
   case Era::nesl_upper: return "NESL";
   case Era::nesl: return "nesl";
+  case Era::heredoc: return "heredoc";
   }
   return "nesl";
 }

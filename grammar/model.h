@@ -7,6 +7,7 @@
 #include "grammar/line_index.h"
 #include "grammar/model_list.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,14 +23,17 @@ namespace blockls {
 // ParsedDocument::arena), or the default heap for elements built or copied outside a parse.
 using ModelAllocator = std::pmr::polymorphic_allocator<std::byte>;
 
-// `none` marks document-level diagnostics (e.g. invalid UTF-8) that belong to no dialect.
-enum class Dialect : uint8_t { telt, nesl, none };
+// The registered dialects, in registration order (grammar/dialects.h lists their grammars in
+// the same order, and checks it). `none` marks document-level diagnostics (e.g. invalid
+// UTF-8) that belong to no dialect; it also counts the dialects.
+enum class Dialect : uint8_t { telt, nesl, heredoc, none };
+inline constexpr size_t kDialectCount = static_cast<size_t>(Dialect::none);
 // The syntax family of a block's start line. SHAM and upper-case NESL are the older eras of
 // the NESL grammar; each block is parsed in the era of its own start line.
-enum class Era : uint8_t { telt, sham, nesl_upper, nesl };
+enum class Era : uint8_t { telt, sham, nesl_upper, nesl, heredoc };
 
 std::string_view dialect_name(Dialect dialect); // "telt", "nesl", "document"
-std::string_view era_name(Era era);             // "telt", "sham", "NESL", "nesl"
+std::string_view era_name(Era era); // "telt", "sham", "NESL", "nesl", "heredoc"
 
 enum class Severity : uint8_t { block_fatal, command_error, parameter_warning, syntax_info };
 std::string_view severity_name(Severity severity); // "block_fatal", ...
@@ -190,7 +194,7 @@ struct Diagnostic {
 };
 
 // What the line router needs to resume parsing at the start of a line where no block is open
-// and nothing is pending (see grammar/incremental_parse.h). Recorded where a block (or a
+// and nothing is pending (see grammar/router/incremental_parse.h). Recorded where a block (or a
 // pending header) has just ended, so there is about one per block.
 struct ResumePoint {
   size_t offset = 0;        // first byte of the line
@@ -200,12 +204,14 @@ struct ResumePoint {
   bool fence_open = false;  // Markdown fence state (prose between blocks)
   char fence_marker = '`';
   uint32_t fence_length = 0;
-  uint8_t newline = 0; // the document's line break as NESL learnt it: 0 unknown, 1 LF, 2 CRLF
+  // What each dialect carries from block to block, as its snapshot() gave it (indexed by
+  // Dialect; the meaning is the dialect's own, like a tree-sitter scanner's serialized state).
+  std::array<uint32_t, kDialectCount> dialect_state{};
   // Same parser state (offsets aside): parsing resumed at either point goes on identically.
   bool same_state(const ResumePoint& o) const {
     return fence_open == o.fence_open &&
            (!fence_open || (fence_marker == o.fence_marker && fence_length == o.fence_length)) &&
-           newline == o.newline;
+           dialect_state == o.dialect_state;
   }
 };
 

@@ -3,6 +3,7 @@
 // (streaming) without invalidating anything they stored.
 #pragma once
 
+#include "grammar/dialect_set.h"
 #include "grammar/model.h"
 
 #include <string_view>
@@ -40,8 +41,8 @@ public:
 
 // Options shared by all dialect parsers.
 struct ParseOptions {
-  bool telt = true;
-  bool nesl = true;
+  // The dialects the parse looks for (every registered one unless narrowed).
+  DialectSet dialects = DialectSet::all();
   // Only parse_document() tells it (the streaming and the incremental parses do not).
   BlockObserver* observer = nullptr;
   // Index line starts as 64-bit offsets from the first line on (see LineIndex::wide()), as a

@@ -170,8 +170,7 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
     a->checked.parsed.lines = LineIndex(source);
   } else {
     CheckOptions options;
-    options.parse.telt = a->context->settings.telt;
-    options.parse.nesl = a->context->settings.nesl;
+    options.parse.dialects = a->context->settings.dialects;
     options.catalog = a->context->catalog.get();
     options.keep_parser_diagnostics = true; // the next edit re-checks this one incrementally
     if (base && base->context == a->context && !base->too_large && base->text)

@@ -11,6 +11,7 @@
 #include "apply/simulate.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/check.h"
+#include "grammar/dialect_set.h"
 
 #include <chrono>
 #include <map>
@@ -25,8 +26,7 @@ namespace blockls::lsp {
 
 // The user's settings (initializationOptions / workspace/didChangeConfiguration).
 struct Settings {
-  bool telt = true;
-  bool nesl = true;
+  DialectSet dialects = DialectSet::all();
   std::vector<std::string> allowed_roots; // empty: the workspace folders
   std::vector<std::string> deny_patterns; // empty: the apply module's defaults
   bool exec_allowed = false;

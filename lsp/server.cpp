@@ -11,6 +11,7 @@
 #include "apply/journal.h"
 #include "apply/workspace_edit.h"
 #include "diagnostics/json_text.h"
+#include "grammar/dialects.h"
 #include "lsp/documents.h"
 #include "lsp/features.h"
 #include "lsp/process_watch.h"
@@ -83,14 +84,14 @@ void read_settings(const json& raw, Settings* settings, std::vector<std::string>
   if (!raw.is_object()) return;
   const json& s = raw.contains("blockls") && raw["blockls"].is_object() ? raw["blockls"] : raw;
   if (auto it = s.find("dialects"); it != s.end()) {
-    settings->telt = settings->nesl = false;
+    // Every name is read: an unknown one is reported, the known ones still count.
+    settings->dialects = DialectSet::none();
     for (const std::string& d : string_list(*it, "dialects", problems)) {
-      if (d == "telt")
-        settings->telt = true;
-      else if (d == "nesl" || d == "sham")
-        settings->nesl = true;
+      if (const std::optional<Dialect> dialect = find_dialect(d))
+        settings->dialects.insert(*dialect);
       else
-        problems->push_back("dialects: unknown dialect '" + d + "' (known: telt, nesl)");
+        problems->push_back("dialects: unknown dialect '" + d + "' (known: " + dialect_names(", ") +
+                            ")");
     }
   }
   if (auto it = s.find("allowedRoots"); it != s.end()) {
@@ -1029,19 +1030,19 @@ private:
     json docs = json::array();
     for (const auto& [uri, doc] : docs_)
       docs.push_back(uri);
+    json settings = {{"allowedRoots", settings_.allowed_roots},
+                     {"denyPatterns", settings_.deny_patterns},
+                     {"execAllowed", settings_.exec_allowed},
+                     {"schemaFile", settings_.schema_file},
+                     {"maxDocumentBytes", settings_.max_document_bytes},
+                     {"docsUrl", settings_.docs_url}};
+    for (const DialectInfo* info : kDialectInfos) // one flag per registered dialect
+      settings[std::string(info->name)] = settings_.dialects.contains(info->id);
     json out = {{"positionEncoding", encoding_name(encoding_)},
                 {"clientCapabilities", client_capabilities_},
                 {"serverCapabilities", server_capabilities_},
                 {"workspaceRoots", workspace_roots_},
-                {"settings",
-                 {{"telt", settings_.telt},
-                  {"nesl", settings_.nesl},
-                  {"allowedRoots", settings_.allowed_roots},
-                  {"denyPatterns", settings_.deny_patterns},
-                  {"execAllowed", settings_.exec_allowed},
-                  {"schemaFile", settings_.schema_file},
-                  {"maxDocumentBytes", settings_.max_document_bytes},
-                  {"docsUrl", settings_.docs_url}}},
+                {"settings", settings},
                 {"documents", docs}};
     if (arg.is_object() && arg.contains("uri") && arg["uri"].is_string()) {
       const Doc* doc = find_doc(arg["uri"].get<std::string>());

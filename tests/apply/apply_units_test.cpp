@@ -147,6 +147,44 @@ TEST_CASE("SEARCH_NOT_FOUND offers a fix that makes the block apply", "[apply][m
   }
 }
 
+TEST_CASE("a SEARCH_NOT_FOUND fix writes a heredoc body with its block era's delimiter in mind",
+          "[apply][match]") {
+  // The file's closest region holds the SHAM heredoc delimiter of the block: written into
+  // the body it would end the heredoc early. The block's dialect encodes the value (its
+  // delimiter is EOT_SHAM_<id>, not EOT_<id>) and declines; a current-era block, whose
+  // delimiter is EOT_<id>, takes the same text.
+  Root root;
+  put_file(root.dir + "/a.txt", "start\nEOT_SHAM_t5b\nend\n");
+  const std::string sham =
+      "#!SHAM [@three-char-SHA-256: t5b]\naction = \"replace_text_in_file\"\npath = \"a.txt\"\n"
+      "old_text = <<'EOT_SHAM_t5b'\nstart\nEOT_SHAM_t5c\nend\nEOT_SHAM_t5b\n"
+      "new_text = \"x\"\n#!END_SHAM_t5b\n";
+  auto c = check(sham, root.config);
+  const Diagnostic* d = find(c->checked, "SEARCH_NOT_FOUND");
+  REQUIRE(d);
+  CHECK(d->fix_hint.find("closest text is at lines 1-3") != std::string::npos);
+  for (const Fix& fix : d->fixes) {
+    INFO(fix.title);
+    std::string fixed;
+    REQUIRE(apply_fix(sham, fix, &fixed));
+    auto again = check(fixed, root.config);
+    CHECK(find(again->checked, "MALFORMED_ASSIGNMENT") == nullptr);
+  }
+
+  const std::string nesl =
+      "#!nesl [@three-char-SHA-256: t5b]\naction = \"replace_text_in_file\"\npath = \"a.txt\"\n"
+      "old_text = <<'EOT_t5b'\nstart\nEOT_SHAM_t5c\nend\nEOT_t5b\nnew_text = \"x\"\n#!end_t5b\n";
+  c = check(nesl, root.config);
+  d = find(c->checked, "SEARCH_NOT_FOUND");
+  REQUIRE(d);
+  REQUIRE(!d->fixes.empty());
+  std::string fixed;
+  REQUIRE(apply_fix(nesl, d->fixes[0], &fixed));
+  auto again = check(fixed, root.config);
+  CHECK(again->checked.diagnostics.empty());
+  CHECK(again->checked.verdicts[0].valid);
+}
+
 TEST_CASE("the disk backend re-checks: a file changed after the check is not overwritten",
           "[apply][disk]") {
   Root root;

@@ -4,7 +4,7 @@
 // extra golden cases (extras.json) and the fix property over every case that has fixes.
 #include "diagnostics/source_view.h"
 #include "fixits/apply_fixes.h"
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

@@ -4,7 +4,7 @@
 // diagnostic without adding any other, and that streaming in chunks changes nothing.
 #include "diagnostics/source_view.h"
 #include "fixits/apply_fixes.h"
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -47,7 +47,8 @@ std::vector<GoldenCase> load_cases() {
 
 ParsedDocument parse_telt(std::string_view text) {
   blockls::ParseOptions options;
-  options.nesl = false; // TELT cases must not depend on the NESL parser
+  options.dialects = blockls::DialectSet::none(); // TELT cases must not depend on the NESL parser
+  options.dialects.insert(blockls::Dialect::telt);
   return blockls::parse_document(text, options);
 }
 
@@ -147,7 +148,8 @@ TEST_CASE("TELT golden cases parse identically when streamed in chunks", "[telt]
     const ParsedDocument whole = parse_telt(input);
     for (size_t chunk : {size_t{1}, size_t{7}}) {
       blockls::ParseOptions options;
-      options.nesl = false;
+      options.dialects = blockls::DialectSet::none();
+      options.dialects.insert(blockls::Dialect::telt);
       blockls::DocumentParser parser(options);
       for (size_t pos = 0; pos < input.size(); pos += chunk)
         parser.feed(std::string_view(input).substr(pos, chunk));

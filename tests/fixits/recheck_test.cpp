@@ -7,7 +7,7 @@
 #include "bench/transcript_generator.h"
 #include "diagnostics/recheck.h"
 #include "fixits/verify_fixes.h"
-#include "grammar/incremental_parse.h"
+#include "grammar/router/incremental_parse.h"
 #include "support/model_dump.h"
 #include "support/test_inputs.h"
 

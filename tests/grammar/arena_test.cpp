@@ -1,7 +1,7 @@
 // The parse arena (grammar/arena.h): aligned bump allocation, large requests, the per-thread
 // chunk cache, and documents whose commands live in it surviving moves and copies.
 #include "grammar/arena.h"
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>

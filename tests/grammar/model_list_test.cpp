@@ -2,8 +2,8 @@
 // seal is only right when that frees nothing. These tests hold the parser to that, on the whole
 // test corpus; the sanitizer build (LeakSanitizer) also fails on any seal that leaks.
 #include "grammar/arena.h"
-#include "grammar/document_parser.h"
 #include "grammar/model_list.h"
+#include "grammar/router/document_parser.h"
 #include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>

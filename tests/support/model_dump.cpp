@@ -61,7 +61,7 @@ nlohmann::json dump(std::string_view text, const ParsedDocument& doc) {
   nlohmann::json points = nlohmann::json::array();
   for (const ResumePoint& p : doc.resume_points)
     points.push_back({p.offset, p.line, p.blocks, p.diagnostics, p.fence_open,
-                      std::string(1, p.fence_marker), p.fence_length, p.newline});
+                      std::string(1, p.fence_marker), p.fence_length, p.dialect_state});
   return {{"lines", doc.lines.line_count()},
           {"line_starts", line_starts},
           {"blocks", blocks},

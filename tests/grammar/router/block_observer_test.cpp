@@ -3,7 +3,7 @@
 // covers it. check_document's per-block validation rests on this.
 #include "bench/transcript_generator.h"
 #include "diagnostics/check.h"
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 #include "support/model_dump.h"
 #include "support/test_inputs.h"
 

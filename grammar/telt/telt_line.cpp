@@ -1,5 +1,5 @@
 // TELT line shapes, matched byte by byte (no regex: this runs on every line of a transcript).
-#include "grammar/telt_line.h"
+#include "grammar/telt/telt_line.h"
 
 #include "grammar/bytes.h"
 

@@ -1,5 +1,5 @@
 // Line-level SHAM / NESL syntax, mirroring nesl-js 0.1.12-beta.1 (see nesl_syntax.h).
-#include "grammar/nesl_syntax.h"
+#include "grammar/nesl/nesl_syntax.h"
 
 #include "grammar/bytes.h"
 #include "grammar/unicode.h"

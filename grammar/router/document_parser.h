@@ -39,8 +39,8 @@ private:
 ParsedDocument parse_document(std::string_view text, ParseOptions options = {});
 
 // The parse of `text` from resume point `from` on, for incremental re-parsing (see
-// grammar/incremental_parse.h). `from` and `earlier` (the blocks before it) come from a parse
-// of a text equal to `text` before from.offset. Lines are routed exactly as parse_document
+// grammar/router/incremental_parse.h). `from` and `earlier` (the blocks before it) come from a
+// parse of a text equal to `text` before from.offset. Lines are routed exactly as parse_document
 // routes them until `stop` accepts a resume point the parse records (returned in
 // `*stopped_at`, and not in the result) or the text ends. The result holds what was found
 // after `from`: blocks numbered from 0 (diagnostics' block indices likewise), absolute lines

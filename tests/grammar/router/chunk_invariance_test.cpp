@@ -1,6 +1,6 @@
 // Streaming parses must equal one-shot parses for any chunking: every split point of every
 // test input (two chunks), plus seeded random multi-splits and byte-at-a-time feeding.
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 #include "support/model_dump.h"
 #include "support/test_inputs.h"
 

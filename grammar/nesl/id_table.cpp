@@ -1,4 +1,4 @@
-#include "grammar/id_table.h"
+#include "grammar/nesl/id_table.h"
 
 #include <array>
 

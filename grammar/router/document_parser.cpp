@@ -1,13 +1,13 @@
-// Routes each complete line to the dialect parser that owns it: the open block's parser,
-// or, outside blocks, whichever dialect recognises a start line. Also tracks Markdown fences
-// in prose so end-marker fixes can be placed before a fence's closing line.
-#include "grammar/document_parser.h"
+// Routes each complete line to the dialect that owns it: the open block's dialect, or,
+// outside blocks, whichever registered dialect recognises a start line (grammar/dialects.h).
+// Also tracks Markdown fences in prose so end-marker fixes can be placed before a fence's
+// closing line.
+#include "grammar/router/document_parser.h"
 
 #include "grammar/byte_search.h"
 #include "grammar/bytes.h"
+#include "grammar/dialects.h"
 #include "grammar/markdown_fence.h"
-#include "grammar/nesl_parser.h"
-#include "grammar/telt_parser.h"
 
 #include <algorithm>
 #include <array>
@@ -18,7 +18,55 @@
 namespace blockls {
 namespace {
 
-// The line-routing core shared by the streaming and the one-shot entry points.
+// The table of ProseFilter for lines at column 0 (or, `indented`, after blanks): per first
+// byte, 0 when it begins no start prefix and no fence, 1 when it always may, else the second
+// byte that a prefix needs.
+constexpr std::array<uint8_t, 256> prose_table(bool indented) {
+  std::array<uint8_t, 256> t{};
+  const auto mark = [&](unsigned c, uint8_t need) {
+    // Two prefixes on one first byte with different second bytes: never plain.
+    t[c] = t[c] == 0 ? need : t[c] == need ? need : 1;
+  };
+  for (unsigned c = 0; c < 256; ++c)
+    if (c == '`' || c == '~' || c == ' ' || c == '\t') t[c] = 1; // fences (maybe indented)
+  for (const DialectInfo* info : kDialectInfos) {
+    if (info->starts_after_whitespace)
+      for (unsigned c = 0; c < 256; ++c)
+        if (c <= ' ' || c >= 0x80) t[c] = 1;
+    for (const StartPrefix& p : info->starts) {
+      if (indented && !p.may_be_indented) continue;
+      mark(static_cast<unsigned char>(p.first),
+           p.second == '\0' ? uint8_t{1} : static_cast<uint8_t>(p.second));
+    }
+  }
+  return t;
+}
+
+// The prose filter, built from every registered dialect's start prefixes (see StartPrefix)
+// and the Markdown fence's own (`` ` ``, `~`, and the blanks of an indented fence).
+class ProseFilter {
+public:
+  // True when a line outside blocks that starts with `first`, `second` (`second` is neither
+  // a prefix's second byte nor anything else meaningful when the line has one byte) can be
+  // nothing but prose: no dialect's start line, no fence. By table and without a branch.
+  static bool plain_start(char first, char second) {
+    const uint8_t need = kColumn0[static_cast<unsigned char>(first)];
+    // 0: plain; 1: never plain; else plain unless `second` is that byte.
+    return (need == 0) | ((need > 1) & (static_cast<uint8_t>(second) != need));
+  }
+  // The same for the first byte after `lead` > 0 blanks (prefixes that may be indented).
+  static bool plain_after_blanks(char first, char second) {
+    const uint8_t need = kIndented[static_cast<unsigned char>(first)];
+    return (need == 0) | ((need > 1) & (static_cast<uint8_t>(second) != need));
+  }
+
+private:
+  static constexpr std::array<uint8_t, 256> kColumn0 = prose_table(false);
+  static constexpr std::array<uint8_t, 256> kIndented = prose_table(true);
+};
+
+// The line-routing core shared by the streaming and the one-shot entry points. It knows no
+// dialect: it asks the registered grammars (grammar/dialects.h) about each line.
 class LineRouter {
 public:
   explicit LineRouter(ParseOptions options) : options_(options) {
@@ -26,12 +74,12 @@ public:
   }
 
   // The common lines, taken in runs without the general routing: prose no dialect can claim,
-  // TELT value lines and NESL heredoc body lines that cannot be syntax. Takes the lines of
-  // `lines` (a line cursor: IndexCursor, ScanningCursor) from its current one on while the mode
-  // allows (a cursor hands out complete lines, so a line's break may be read); each taken line
-  // has exactly the effect on_line() would have. Returns false when the cursor ran out of
-  // lines (or its caller ended the loop), true when it stopped at a line the run did not take
-  // (then fast_line() and, failing that, on_line() must route it).
+  // and the runs the open block's dialect takes (value lines, heredoc bodies). Takes the lines
+  // of `lines` (a line cursor: IndexCursor, ScanningCursor) from its current one on while the
+  // mode allows (a cursor hands out complete lines, so a line's break may be read); each taken
+  // line has exactly the effect on_line() would have. Returns false when the cursor ran out
+  // of lines (or its caller ended the loop), true when it stopped at a line the run did not
+  // take (then fast_line() and, failing that, on_line() must route it).
   template <typename Cursor> bool take_run(std::string_view text, Cursor& lines) {
     switch (mode_) {
     case Mode::prose: {
@@ -44,47 +92,25 @@ public:
           break;
         }
       }
-      if (last != npos) nesl_.note_prose_line(last);
+      if (last != npos) note_prose_line(last);
       return more;
     }
-    case Mode::telt_value: {
-      size_t end = npos, next = 0;
-      bool more = true;
-      // Leading blanks are counted reading past the line (up to the text's end): its line
-      // break, not a blank, ends the count.
-      const char* text_end = text.data() + text.size();
-      while (!fence_may_close(lines.text()) &&
-             TeltParser::is_plain_content(lines.text(),
-                                          blank_run(text.data() + lines.begin(), text_end))) {
-        end = lines.end();
-        next = lines.next();
-        if (!lines.advance()) {
-          more = false;
-          break;
-        }
-      }
-      if (end != npos) {
-        telt_block_range_->end = end;
-        telt_value_range_->end = next - 1; // the value runs to the line's end, "\r" included
-      }
-      return more;
+    case Mode::dialect: {
+      const FenceWatch fences{&fence_, fence_watch_};
+      return with_grammar(grammars_, open_,
+                          [&](auto& g) { return g.take_run(text, lines, fences); });
     }
-    case Mode::nesl_body:
-      return nesl_.take_body_lines(lines, text, *nesl_block_range_, [&](size_t b, size_t e) {
-        return fence_may_close(std::string_view(text.data() + b, e - b));
-      });
     default:
       return true;
     }
   }
 
-  // The lines take_run() did not take that still need no general routing: exact TELT
-  // parameter delimiters and command lines, plain NESL `key = "value"` lines, heredoc
-  // delimiters and end markers (straight to the parser's own fast path), prose fence lines,
-  // and heredoc body lines that needed a new search for the delimiter. Each has exactly the
-  // effect on_line() would have. Returns false, having done nothing, for every other line
-  // (then on_line() must run). `number`, `begin`/`end`/`next` as in LineRef; the line has its
-  // break. Out of line, so that the hot loop stays small.
+  // The lines take_run() did not take that still need no general routing: prose fence lines,
+  // and the lines the open block's dialect takes on its fast path (exact delimiters, plain
+  // assignments, end markers). Each has exactly the effect on_line() would have. Returns
+  // false, having done nothing, for every other line (then on_line() must run). `number`,
+  // `begin`/`end`/`next` as in LineRef; the line has its break. Out of line, so that the hot
+  // loop stays small.
   [[gnu::noinline]] bool fast_line(std::string_view text, uint32_t number, size_t begin, size_t end,
                                    size_t next) {
     const std::string_view t(text.data() + begin, end - begin);
@@ -100,36 +126,20 @@ public:
           return false;
         }
       }
-      nesl_.note_prose_line(begin);
+      note_prose_line(begin);
       return true;
     }
-    case Mode::telt_value:
-    case Mode::telt_command:
-      if (fence_may_close(t)) return false;
-      return telt_delimiter(text, {number, begin, end, next, t, true});
-    case Mode::nesl_body: {
-      if (fence_may_close(t)) return false;
-      if (nesl_.on_body_line(begin, end, text, *nesl_block_range_)) return true;
+    case Mode::dialect: {
+      const LineRef line{number, begin, end, next, t, true};
       ParseContext ctx{text, &doc_, fence_.open()};
-      if (!nesl_.on_exact_delim({number, begin, end, next, t, true}, ctx)) return false;
-      mode_ = Mode::nesl_block; // back among the block's assignments
-      return true;
-    }
-    case Mode::nesl_block: {
-      if (fence_may_close(t)) return false;
-      ParseContext ctx{text, &doc_, fence_.open()};
-      if (!t.empty() && t[0] == '#') { // perhaps the end marker
-        const LineRef line{number, begin, end, next, t, true};
-        if (!nesl_.on_exact_end(line, ctx)) return false;
+      const FenceWatch fences{&fence_, fence_watch_};
+      const FastLine r = with_grammar(
+          grammars_, open_, [&](auto& g) { return g.fast_line(text, line, ctx, fences); });
+      if (r == FastLine::not_taken) return false;
+      if (r == FastLine::closed) {
         after_line(line);
         update_mode();
         after_routed_line(text); // the block closed
-        return true;
-      }
-      if (!nesl_.on_plain_assignment({number, begin, end, next, t, true}, ctx)) return false;
-      if (nesl_.in_heredoc_body()) { // the line opened a heredoc
-        mode_ = Mode::nesl_body;
-        nesl_block_range_ = &nesl_.open_block_range(doc_);
       }
       return true;
     }
@@ -162,15 +172,16 @@ public:
   // built from here on numbers its blocks from 0; resume points keep absolute counts.
   void resume(const ResumePoint& point, const std::vector<Block>& earlier) {
     fence_.restore(point.fence_open, point.fence_marker, point.fence_length);
-    nesl_.resume(point.newline, earlier, point.blocks);
+    for_each_grammar(grammars_, [&](auto& g) {
+      g.restore(point.dialect_state[static_cast<size_t>(g.info.id)], earlier, point.blocks);
+    });
     base_blocks_ = point.blocks;
     base_diagnostics_ = point.diagnostics;
   }
 
   ParsedDocument finish(std::string_view text, uint32_t line_count) {
     ParseContext ctx{text, &doc_, fence_.open()};
-    telt_.finish(ctx, line_count);
-    nesl_.finish(ctx, line_count);
+    for_each_grammar(grammars_, [&](auto& g) { g.finish(ctx, line_count); });
     if (track_closed_) notify_closed(text, doc_.blocks.size());
     return std::move(doc_);
   }
@@ -189,8 +200,7 @@ public:
   void after_routed_line(std::string_view text) {
     if (!track_closed_) return;
     // Only the last block can still be open.
-    // (No branch: both tests are cheap.)
-    const bool open = (int{telt_.in_block()} | int{nesl_.in_block()}) != 0;
+    const bool open = in_block();
     const size_t closed = doc_.blocks.size() - (open && !doc_.blocks.empty() ? 1 : 0);
     if (closed > notified_) notify_closed(text, closed);
   }
@@ -200,7 +210,7 @@ public:
   // room for one block per 640 bytes (a transcript dense with blocks has about one per 700),
   // so that their vectors are not moved as they grow.
   void expect_text_bytes(size_t bytes) {
-    nesl_.expect_text_bytes(bytes);
+    for_each_grammar(grammars_, [&](auto& g) { g.expect_text_bytes(bytes); });
     doc_.blocks.reserve(bytes / 640);
     doc_.resume_points.reserve(bytes / 640);
     // Diagnostics: room for one per 2 KiB (a transcript has about one per 4 KiB), so that
@@ -212,76 +222,61 @@ private:
   static constexpr size_t npos = std::string_view::npos;
 
   // What take_run() and fast_line() may take on: set after every on_line() (the lines they
-  // take change nothing it depends on, or they set it themselves).
-  enum class Mode : uint8_t { general, prose, telt_value, telt_command, nesl_body, nesl_block };
+  // take change nothing it depends on, or they set it themselves). `dialect`: the open
+  // block's grammar (open_) has a fast path for its state.
+  enum class Mode : uint8_t { general, prose, dialect };
 
-  // fast_line() for a possible command line or parameter delimiter of the open TELT block.
-  bool telt_delimiter(std::string_view text, const LineRef& line) {
-    if (line.text.empty() || (line.text[0] != '-' && line.text[0] != '=')) return false;
-    ParseContext ctx{text, &doc_, fence_.open()};
-    if (line.text[0] == '=') {
-      if (!telt_.on_command_line(line, ctx)) return false;
-      mode_ = Mode::telt_command; // awaiting the command's first parameter
-      return true;
-    }
-    if (!telt_.on_own_delimiter(line, ctx)) return false;
-    if (!telt_.in_block()) { // END closed the block
-      after_line(line);
-      update_mode();
-      after_routed_line(text);
-      return true;
-    }
-    mode_ = Mode::telt_value; // a new parameter value is open
-    telt_value_range_ = &telt_.open_value_range(doc_);
-    return true;
+  bool enabled(Dialect d) const { return options_.dialects.contains(d); }
+
+  // A block of some dialect is open (no branch: every test is cheap).
+  bool in_block() const {
+    bool open = false;
+    for_each_grammar(grammars_, [&](const auto& g) { open = open | g.in_block(); });
+    return open;
+  }
+
+  // Every dialect's note_prose_line() (see DialectGrammar).
+  void note_prose_line(size_t begin) {
+    for_each_grammar(grammars_, [&](auto& g) { g.note_prose_line(begin); });
   }
 
   void update_mode() {
     fence_watch_ = open_block_fenced_ && !doc_.blocks.empty() &&
                    !doc_.blocks.back().fence_close_line && fence_.open();
-    if (telt_.in_block()) {
-      mode_ = Mode::general;
-      if (telt_.in_value()) {
-        mode_ = Mode::telt_value;
-        telt_block_range_ = &telt_.open_block_range(doc_);
-        telt_value_range_ = &telt_.open_value_range(doc_);
-      } else if (telt_.awaiting_syntax()) {
-        mode_ = Mode::telt_command;
-        telt_block_range_ = &telt_.open_block_range(doc_);
-      }
-    } else if (nesl_.in_block()) {
-      mode_ = Mode::general;
-      if (nesl_.in_heredoc_body()) {
-        mode_ = Mode::nesl_body;
-        nesl_block_range_ = &nesl_.open_block_range(doc_);
-      } else if (nesl_.in_assignments()) {
-        mode_ = Mode::nesl_block;
-      }
-    } else {
-      mode_ = !options_.nesl || nesl_.quiet_outside() ? Mode::prose : Mode::general;
+    bool open = false, fast = false;
+    for_each_grammar(grammars_, [&](auto& g) {
+      if (open || !g.in_block()) return;
+      open = true;
+      open_ = g.info.id;
+      fast = g.enter_fast_mode(doc_);
+    });
+    if (open) {
+      mode_ = fast ? Mode::dialect : Mode::general;
+      return;
     }
+    bool quiet = true;
+    for_each_grammar(grammars_, [&](const auto& g) {
+      quiet = quiet && (!enabled(g.info.id) || g.quiet_outside());
+    });
+    mode_ = quiet ? Mode::prose : Mode::general;
   }
 
-  // True when the line closes the Markdown fence around the open block (see route()).
-  bool fence_may_close(std::string_view t) const { return fence_watch_ && fence_.closes(t); }
-
-  // Outside blocks, a line whose first non-blank byte (at `lead`) is visible ASCII and begins
-  // neither a TELT start or stray end (`#!` or `--` at column 0), nor a NESL header (`#!`
-  // after JavaScript whitespace), nor a Markdown fence (`` ` ``, `~`): prose for every dialect.
-  // An indented `--` is no stray end (TELT delimiters start at column 0).
+  // Outside blocks, a line whose first non-blank byte (at `lead`) begins no dialect's start
+  // line (at column 0, or indented for the prefixes that may be) nor a Markdown fence: prose
+  // for every dialect.
   static bool is_plain_after_blanks(std::string_view t, size_t lead) {
-    const unsigned char c = static_cast<unsigned char>(t[lead]);
-    if (c >= 0x80 || c < ' ' || c == '`' || c == '~') return false;
-    if (c == '#') return lead + 1 >= t.size() || t[lead + 1] != '!';
-    if (c == '-') return lead > 0 || t.size() < 2 || t[1] != '-';
-    return true;
+    const char second = lead + 1 < t.size() ? t[lead + 1] : '\0';
+    return lead == 0 ? ProseFilter::plain_start(t[0], second)
+                     : ProseFilter::plain_after_blanks(t[lead], second);
   }
 
   void route(std::string_view text, const LineRef& line) {
     ParseContext ctx{text, &doc_, fence_.open()};
-    if (!telt_.in_block() && !nesl_.in_block() && is_plain_line(line.text)) {
+    if (!in_block() && is_plain_line(line.text)) {
       // Prose that no dialect can claim and that cannot open or close a fence.
-      if (options_.nesl) nesl_.on_plain_line(line, ctx);
+      for_each_grammar(grammars_, [&](auto& g) {
+        if (enabled(g.info.id)) g.on_prose_line(line, ctx);
+      });
       open_block_fenced_ = false;
       if (busy_) note_busy(line); // a pending header may have been resolved
       return;
@@ -290,28 +285,29 @@ private:
         fence_.closes(line.text)) {
       doc_.blocks.back().fence_close_line = line.number;
     }
-    if (telt_.in_block()) {
-      telt_.on_line(line, ctx);
+    // The open block's dialect takes the line, unless it can yield and another enabled
+    // dialect's start line interrupts it: then the block is left unclosed and the line is
+    // offered as a start line below.
+    bool seen_open = false, taken = false;
+    for_each_grammar(grammars_, [&](auto& g) {
+      if (seen_open || !g.in_block()) return;
+      seen_open = true;
+      if (g.can_yield() && interrupted_by_other(g.info.id, line.text)) {
+        g.yield_to_foreign_start(line, ctx);
+        return;
+      }
+      g.on_line(line, ctx);
+      taken = true;
+    });
+    if (taken) {
       after_line(line);
       return;
     }
-    if (nesl_.in_block()) {
-      // A TELT start line cannot be NESL content outside a heredoc: the NESL block was
-      // left unclosed, and the TELT block begins here.
-      if (!(options_.telt && nesl_.can_yield() && TeltParser::is_start_line(line.text))) {
-        nesl_.on_line(line, ctx);
-        after_line(line);
-        return;
-      }
-      nesl_.yield_to_foreign_start(line, ctx);
-    }
     const size_t blocks_before = doc_.blocks.size();
-    // A line that starts with a NESL era header (`#!nesl `, `#!NESL `, `#!SHAM `) is neither
-    // a TELT start (its shapes need `telt`, in any case, after `#!` and blanks) nor a stray
-    // TELT end (`--`): TELT need not look at it.
-    const bool telt_may_claim = options_.telt && !nesl::header_era(line.text);
-    const bool claimed = (telt_may_claim && telt_.try_start(line, ctx)) ||
-                         (options_.nesl && nesl_.try_start(line, ctx));
+    bool claimed = false;
+    for_each_grammar(grammars_, [&](auto& g) {
+      if (!claimed && enabled(g.info.id)) claimed = g.try_start(line, ctx);
+    });
     if (claimed && doc_.blocks.size() > blocks_before) {
       open_block_fenced_ = fence_.open();
     } else if (!claimed) {
@@ -320,46 +316,41 @@ private:
     after_line(line);
   }
 
-  // True when the line is empty or starts with ASCII bytes that begin none of: a TELT start
-  // or stray end (`#!`, `--`), a NESL header after JavaScript whitespace (`#!`, blanks, control
-  // spaces; non-ASCII whitespace starts with a byte >= 0x80) or a Markdown fence (spaces, `` ` ``,
-  // `~`). Outside blocks such a line is plain prose for every dialect (Markdown headings and
-  // bullet lists included).
+  // True when an enabled dialect other than `open` has `line` as a start line that
+  // interrupts a foreign block.
+  bool interrupted_by_other(Dialect open, std::string_view line) const {
+    bool yes = false;
+    for_each_grammar(grammars_, [&](const auto& g) {
+      using G = std::remove_cvref_t<decltype(g)>;
+      yes = yes || (g.info.id != open && enabled(g.info.id) && G::interrupts(line));
+    });
+    return yes;
+  }
+
+  // True when the line is empty or starts with bytes that begin no dialect's start line and
+  // no Markdown fence (see ProseFilter). Outside blocks such a line is plain prose for every
+  // dialect (Markdown headings and bullet lists included).
   static bool is_plain_line(std::string_view line) {
-    return line.empty() || plain_start(line[0], line.size() > 1 ? line[1] : '\0');
+    return line.empty() || ProseFilter::plain_start(line[0], line.size() > 1 ? line[1] : '\0');
   }
 
   // is_plain_line() for a line of `n` bytes at `p` that is followed by its line break (so
   // p[n] may be read), without a branch: which prose line is plain is unpredictable.
   static bool is_plain_line_before_break(const char* p, size_t n) {
-    return (n == 0) | plain_start(p[0], p[n > 0 ? 1 : 0]); // p[1]: the break of a 1-byte line
-  }
-
-  // The rule of is_plain_line() for a non-empty line that starts with `first`, `second`
-  // (`second` is neither `!` nor `-` when the line has one byte), by table and without a
-  // branch.
-  static bool plain_start(char first, char second) {
-    // First bytes: 0 plain, 1 never plain, 2 `#` (plain unless `!` follows), 3 `-` (plain
-    // unless `-` follows).
-    static constexpr auto kFirst = [] {
-      std::array<uint8_t, 256> t{};
-      for (int c = 0; c < 256; ++c)
-        t[c] = c >= 0x80 || c <= ' ' || c == '`' || c == '~' ? 1 : c == '#' ? 2 : c == '-' ? 3 : 0;
-      return t;
-    }();
-    const unsigned kind = kFirst[static_cast<unsigned char>(first)];
-    return (kind == 0) | ((kind == 2) & (second != '!')) | ((kind == 3) & (second != '-'));
+    // p[1]: the break of a 1-byte line
+    return (n == 0) | ProseFilter::plain_start(p[0], p[n > 0 ? 1 : 0]);
   }
 
   void after_line(const LineRef& line) {
-    if (!telt_.in_block() && !nesl_.in_block()) open_block_fenced_ = false;
+    if (!in_block()) open_block_fenced_ = false;
     note_busy(line);
   }
 
   // Records a resume point at the line after `line` when a block or a pending header has
   // just ended there (about one point per block, and none inside blocks).
   void note_busy(const LineRef& line) {
-    const bool busy = telt_.in_block() || nesl_.in_block() || nesl_.pending();
+    bool busy = false;
+    for_each_grammar(grammars_, [&](const auto& g) { busy = busy | g.in_block() | g.pending(); });
     if (busy_ && !busy && line.has_newline) {
       ResumePoint p;
       p.offset = line.next;
@@ -371,7 +362,9 @@ private:
         p.fence_marker = fence_.marker();
         p.fence_length = static_cast<uint32_t>(fence_.length());
       }
-      p.newline = nesl_.newline_state();
+      for_each_grammar(grammars_, [&](const auto& g) {
+        p.dialect_state[static_cast<size_t>(g.info.id)] = g.snapshot();
+      });
       doc_.resume_points.push_back(p);
     }
     busy_ = busy;
@@ -391,18 +384,14 @@ private:
   const LineIndex* observed_lines_ = nullptr;
   size_t notified_ = 0; // blocks the observer has been told of
   MarkdownFence fence_;
-  TeltParser telt_;
-  NeslParser nesl_;
+  DialectGrammars grammars_;
   bool open_block_fenced_ = false;
   bool busy_ = false; // after the last line: a block open or a header pending
   uint32_t base_blocks_ = 0, base_diagnostics_ = 0; // counts before a resume point
-  // fast_line() state, from update_mode(). The pointers address the open block's range and
-  // value in doc_, stable while only fast lines are seen (they add no block or parameter).
+  // fast_line() state, from update_mode().
   Mode mode_ = Mode::general;
-  bool fence_watch_ = false; // the open block's fence is open and its closer not yet seen
-  ByteRange* telt_block_range_ = nullptr;
-  ByteRange* telt_value_range_ = nullptr;
-  ByteRange* nesl_block_range_ = nullptr;
+  Dialect open_ = Dialect::none; // the open block's dialect (in Mode::dialect)
+  bool fence_watch_ = false;     // the open block's fence is open and its closer not yet seen
 };
 
 // Finds the line breaks of a buffer 64 bytes at a time: each block becomes a bit mask of its

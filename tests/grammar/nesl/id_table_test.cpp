@@ -1,6 +1,6 @@
 // The NESL id table against a plain map: first lines kept, short ids (bitmap and queue) and
 // other ids (hash table) alike, lookups between inserts (which flush the queue).
-#include "grammar/id_table.h"
+#include "grammar/nesl/id_table.h"
 
 #include <catch2/catch.hpp>
 #include <map>

@@ -2,24 +2,15 @@
 // lines start commands, PARAM lines start parameters whose values are the raw lines up to
 // the next syntax line. Every error is recovered from at the next sync point (START,
 // COMMAND, PARAM, END), so one pass reports all of a block's problems.
-#include "grammar/telt_parser.h"
+#include "grammar/telt/telt_parser.h"
 
 #include "grammar/bytes.h"
+#include "grammar/syntax_code.h"
 
 #include <string_view>
 
 namespace blockls {
 namespace {
-
-constexpr std::string_view kHashMismatch = "HASH_MISMATCH";
-constexpr std::string_view kIndentedDelimiter = "INDENTED_DELIMITER";
-constexpr std::string_view kMalformedDelimiter = "MALFORMED_DELIMITER";
-constexpr std::string_view kMalformedStart = "MALFORMED_START";
-constexpr std::string_view kBadHash = "BAD_HASH";
-constexpr std::string_view kUnclosedBlock = "UNCLOSED_BLOCK";
-constexpr std::string_view kOrphanParam = "ORPHAN_PARAM";
-constexpr std::string_view kStrayEnd = "STRAY_END";
-constexpr std::string_view kStrayText = "STRAY_TEXT";
 
 // The phantom last line of a text that ends with a newline: not a line of its own.
 bool is_phantom(const LineRef& line) {
@@ -94,16 +85,11 @@ bool TeltParser::try_start(const LineRef& line, ParseContext& ctx) {
   const std::string_view name = line.text.substr(d->name_begin, d->name_end - d->name_begin);
   const std::string_view hash = line.text.substr(d->hash_begin, d->hash_end - d->hash_begin);
   if (name != "END" || !telt::is_valid_hash(hash)) return false;
-  Diagnostic diag{kStrayEnd,
-                  Severity::syntax_info,
-                  Dialect::telt,
-                  -1,
-                  line.number,
-                  {line.begin, line.end},
-                  quote(line.text.substr(0, d->body_end)) + " closes no block: no block is open",
-                  "Remove the line, or add " + quote(telt::canonical_start(hash)) +
-                      " where the block begins",
-                  {}};
+  Diagnostic diag = make_diagnostic(
+      code::STRAY_END, Dialect::telt, -1, line.number, {line.begin, line.end},
+      quote(line.text.substr(0, d->body_end)) + " closes no block: no block is open",
+      "Remove the line, or add " + quote(telt::canonical_start(hash)) + " where the block begins",
+      {});
   diag.fixes.push_back(
       make_fix("Remove the stray end line", false, {{{line.begin, line.next}, ""}}));
   report(ctx, std::move(diag));
@@ -143,15 +129,8 @@ void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, P
   const std::string_view body = line.text.substr(0, start.body_end);
   if (start.form == telt::StartForm::near_miss) {
     const std::string canonical = telt::canonical_start(hash_.empty() ? "xyz" : hash_);
-    Diagnostic diag{kMalformedStart,
-                    Severity::block_fatal,
-                    Dialect::telt,
-                    block_,
-                    line.number,
-                    whole_line,
-                    {},
-                    {},
-                    {}};
+    Diagnostic diag = make_diagnostic(code::MALFORMED_START, Dialect::telt, block_, line.number,
+                                      whole_line, {}, {}, {});
     if (hash_.empty()) {
       diag.message = "Malformed block start " + quote(body) + ": expected " + quote(canonical) +
                      " with a 3-character hash";
@@ -167,19 +146,15 @@ void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, P
     report(ctx, std::move(diag));
   }
   if (!telt::is_valid_hash(hash_) && !(start.form == telt::StartForm::near_miss && hash_.empty())) {
-    Diagnostic diag{kBadHash,
-                    Severity::block_fatal,
-                    Dialect::telt,
-                    block_,
-                    line.number,
-                    opened.id_range,
-                    hash_.empty() ? std::string("Block start has no hash: expected 3 letters or "
-                                                "digits after 'SHA: '")
-                                  : "Block hash " + quote(hash_) +
-                                        " is not a hash: expected exactly 3 letters or digits",
-                    "Use a 3-character hash of [A-Za-z0-9] in the start line and in every "
-                    "delimiter of the block",
-                    {}};
+    Diagnostic diag = make_diagnostic(
+        code::BAD_HASH, Dialect::telt, block_, line.number, opened.id_range,
+        hash_.empty()
+            ? std::string("Block start has no hash: expected 3 letters or "
+                          "digits after 'SHA: '")
+            : "Block hash " + quote(hash_) + " is not a hash: expected exactly 3 letters or digits",
+        "Use a 3-character hash of [A-Za-z0-9] in the start line and in every "
+        "delimiter of the block",
+        {});
     bad_hash_diagnostic_ = static_cast<int64_t>(ctx.out->diagnostics.size());
     report(ctx, std::move(diag));
   }
@@ -279,46 +254,31 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
     break;
   case Kind::mismatch: {
     const std::string canonical = canonical_of();
-    Diagnostic diag{kHashMismatch,
-                    Severity::block_fatal,
-                    Dialect::telt,
-                    block_,
-                    line.number,
-                    hash_range,
-                    "Block hash " + quote(hash_) + " doesn't match delimiter hash " + quote(hash),
-                    "Change delimiter to " + quote(canonical) + " to match block hash",
-                    {}};
+    Diagnostic diag = make_diagnostic(
+        code::HASH_MISMATCH, Dialect::telt, block_, line.number, hash_range,
+        "Block hash " + quote(hash_) + " doesn't match delimiter hash " + quote(hash),
+        "Change delimiter to " + quote(canonical) + " to match block hash", {});
     diag.fixes.push_back(make_fix("Change hash to " + quote(hash_), true, {{hash_range, hash_}}));
     report(ctx, std::move(diag));
     break;
   }
   case Kind::indented: {
     const ByteRange indent{line.begin, line.begin + d->indent};
-    Diagnostic diag{kIndentedDelimiter,
-                    Severity::block_fatal,
-                    Dialect::telt,
-                    block_,
-                    line.number,
-                    indent,
-                    "Delimiter " + quote(body.substr(d->indent)) +
-                        " is indented: delimiters must start at the beginning of the line",
-                    "Remove the indentation before " + quote(body.substr(d->indent)),
-                    {}};
+    Diagnostic diag =
+        make_diagnostic(code::INDENTED_DELIMITER, Dialect::telt, block_, line.number, indent,
+                        "Delimiter " + quote(body.substr(d->indent)) +
+                            " is indented: delimiters must start at the beginning of the line",
+                        "Remove the indentation before " + quote(body.substr(d->indent)), {});
     diag.fixes.push_back(make_fix("Remove indentation", true, {{indent, ""}}));
     report(ctx, std::move(diag));
     break;
   }
   case Kind::malformed: {
     const std::string canonical = canonical_of();
-    Diagnostic diag{kMalformedDelimiter,
-                    Severity::block_fatal,
-                    Dialect::telt,
-                    block_,
-                    line.number,
-                    {line.begin, line.end},
-                    "Malformed delimiter " + quote(body) + ": expected " + quote(canonical),
-                    "Rewrite the line as " + quote(canonical),
-                    {}};
+    Diagnostic diag = make_diagnostic(
+        code::MALFORMED_DELIMITER, Dialect::telt, block_, line.number, {line.begin, line.end},
+        "Malformed delimiter " + quote(body) + ": expected " + quote(canonical),
+        "Rewrite the line as " + quote(canonical), {});
     diag.fixes.push_back(make_fix("Rewrite as " + quote(canonical), true,
                                   {{{line.begin, line.begin + d->body_end}, canonical}}));
     report(ctx, std::move(diag));
@@ -336,18 +296,14 @@ bool TeltParser::on_delimiter(const LineRef& line, ParseContext& ctx) {
   if (!has_command_) {
     // The parameter belongs to no command: its intent is unclear, so its value is skipped.
     const std::string canonical = canonical_of();
-    report(ctx,
-           Diagnostic{kOrphanParam,
-                      Severity::command_error,
-                      Dialect::telt,
-                      block_,
-                      line.number,
-                      {line.begin + d->name_begin, line.begin + d->name_end},
-                      "Parameter " + quote(name) +
-                          " belongs to no command: no '=== NAME ===' line precedes it in "
-                          "the block",
-                      "Add a command line such as '=== CREATE_FILE ===' before " + quote(canonical),
-                      {}});
+    report(ctx, make_diagnostic(code::ORPHAN_PARAM, Dialect::telt, block_, line.number,
+                                {line.begin + d->name_begin, line.begin + d->name_end},
+                                "Parameter " + quote(name) +
+                                    " belongs to no command: no '=== NAME ===' line precedes it in "
+                                    "the block",
+                                "Add a command line such as '=== CREATE_FILE ===' before " +
+                                    quote(canonical),
+                                {}));
     state_ = State::recovering;
     return true;
   }
@@ -409,16 +365,12 @@ void TeltParser::on_content(const LineRef& line, ParseContext& ctx) {
     message += "between " + quote("=== " + b.commands.back().name + " ===") +
                " and its first parameter is ignored: ";
   message += excerpt(line.text);
-  Diagnostic diag{kStrayText,
-                  Severity::parameter_warning,
-                  Dialect::telt,
-                  block_,
-                  line.number,
-                  {line.begin, line.end},
-                  std::move(message),
-                  "Turn the line into a '//' comment, move it into a parameter value, or "
-                  "remove it",
-                  {}};
+  Diagnostic diag =
+      make_diagnostic(code::STRAY_TEXT, Dialect::telt, block_, line.number, {line.begin, line.end},
+                      std::move(message),
+                      "Turn the line into a '//' comment, move it into a parameter value, or "
+                      "remove it",
+                      {});
   diag.fixes.push_back(
       make_fix("Turn the line into a comment", true, {{{line.begin, line.begin}, "// "}}));
   diag.fixes.push_back(make_fix("Remove the line", false, {{{line.begin, line.next}, ""}}));
@@ -451,15 +403,9 @@ void TeltParser::report_unclosed(const LineRef* next_start, ParseContext& ctx) {
   message += next_start ? "a new block starts at line " + line_number(next_start->number) +
                               " before " + quote(end_line)
                         : "the input ends before " + quote(end_line);
-  Diagnostic diag{kUnclosedBlock,
-                  Severity::block_fatal,
-                  Dialect::telt,
-                  block_,
-                  b.start_line,
-                  {b.range.begin, start_end_},
-                  std::move(message),
-                  "Add " + quote(end_line) + " " + where,
-                  {}};
+  Diagnostic diag = make_diagnostic(code::UNCLOSED_BLOCK, Dialect::telt, block_, b.start_line,
+                                    {b.range.begin, start_end_}, std::move(message),
+                                    "Add " + quote(end_line) + " " + where, {});
   diag.line_dependent = fence_close_begin_ != SIZE_MAX || next_start != nullptr;
   if (!hash_.empty())
     diag.fixes.push_back(make_fix("Insert " + quote(end_line), true, {std::move(edit)}));

@@ -1,12 +1,14 @@
 // Incremental re-parsing (see incremental_parse.h). The parse is a line-by-line state machine;
 // at a resume point (a line outside every block, nothing pending) its whole state is the
-// point's few fields plus the NESL ids seen so far. So the text before the change can be
+// point's few fields plus what the dialects carry from block to block (see
+// DialectGrammar::same_carried_state). So the text before the change can be
 // skipped by resuming at the last point before it, and the text after the change is parsed
 // the same as before once the new parse reaches a point that the old one also reached, in the
 // same state, in the unchanged tail.
-#include "grammar/incremental_parse.h"
+#include "grammar/router/incremental_parse.h"
 
-#include "grammar/document_parser.h"
+#include "grammar/dialects.h"
+#include "grammar/router/document_parser.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -53,16 +55,6 @@ template <typename Element> bool refers_within(const Element& element, size_t fi
   for_each_range(element,
                  [&](const ByteRange& r) { ok = ok && r.begin >= first && r.end <= last; });
   return ok;
-}
-
-// The NESL block ids of blocks [begin, end), in order (with their start lines when `lines`).
-std::vector<std::pair<std::string_view, uint32_t>> nesl_ids(const std::vector<Block>& blocks,
-                                                            size_t begin, size_t end, bool lines) {
-  std::vector<std::pair<std::string_view, uint32_t>> ids;
-  for (size_t b = begin; b < end; ++b)
-    if (blocks[b].dialect == Dialect::nesl)
-      ids.emplace_back(blocks[b].id, lines ? blocks[b].start_line : 0);
-  return ids;
 }
 
 } // namespace
@@ -183,17 +175,20 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
   const int64_t diagnostic_delta =
       static_cast<int64_t>(w.new_diagnostic_end) - static_cast<int64_t>(w.old_diagnostic_end);
 
-  // The reuse conditions, checked. After the window, the parse depends on the NESL ids seen
-  // before it (duplicate ids, fresh ids in repairs), and diagnostics that quote line numbers
-  // must not have moved.
+  // The reuse conditions, checked. After the window, the parse depends on what each dialect
+  // carries from block to block (NESL: the ids seen, for duplicate ids and fresh ids in
+  // repairs), and diagnostics that quote line numbers must not have moved.
   if (old_stop) {
     const bool cites =
         std::any_of(old.diagnostics.begin() + w.old_diagnostic_end, old.diagnostics.end(),
                     [](const Diagnostic& d) { return d.line_dependent; });
     if (cites && line_delta != 0) return std::nullopt;
-    if (nesl_ids(old.blocks, w.first_block, w.old_block_end, cites) !=
-        nesl_ids(window.blocks, 0, window.blocks.size(), cites))
-      return std::nullopt;
+    bool same = true;
+    for_each_grammar_type([&]<typename G>() {
+      same = same && G::same_carried_state(old.blocks, w.first_block, w.old_block_end,
+                                           window.blocks, 0, window.blocks.size(), cites);
+    });
+    if (!same) return std::nullopt;
     // Blocks are in text order and each refers only to its own lines: the first is enough.
     if (w.old_block_end < old.blocks.size() &&
         !refers_within(old.blocks[w.old_block_end], w.old_offset_end, SIZE_MAX))

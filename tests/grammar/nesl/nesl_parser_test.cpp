@@ -3,8 +3,8 @@
 // streaming (any chunking gives the one-shot result).
 #include "diagnostics/source_view.h"
 #include "fixits/apply_fixes.h"
-#include "grammar/document_parser.h"
-#include "grammar/nesl_syntax.h"
+#include "grammar/nesl/nesl_syntax.h"
+#include "grammar/router/document_parser.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

@@ -4,11 +4,10 @@
 // for each cause that has a knowable repair. Errors that only follow from an earlier one in
 // the same block (cascades) carry no fix, so applying every preferred fix gives one repair
 // per cause.
-#include "grammar/nesl_parser.h"
+#include "grammar/nesl/nesl_parser.h"
 
 #include "grammar/byte_search.h"
 #include "grammar/bytes.h"
-#include "grammar/document_parser.h"
 #include "grammar/text_edit.h"
 #include "grammar/unicode.h"
 
@@ -18,6 +17,34 @@
 
 namespace blockls {
 namespace {
+
+// `text` parsed by a NESL parser alone, line by line, as the line router would hand it its
+// lines with every other dialect off (a repaired header's block is checked so, without
+// calling the router back).
+ParsedDocument parse_alone(std::string_view text) {
+  ParsedDocument doc;
+  NeslParser parser;
+  ParseContext ctx{text, &doc, false};
+  uint32_t number = 0;
+  size_t begin = 0;
+  for (;;) {
+    const size_t nl = text.find('\n', begin);
+    const bool has_newline = nl != std::string_view::npos;
+    const size_t next = has_newline ? nl + 1 : text.size();
+    size_t end = has_newline ? nl : text.size();
+    if (has_newline && end > begin && text[end - 1] == '\r') --end;
+    const LineRef line{number, begin, end, next, text.substr(begin, end - begin), has_newline};
+    if (parser.in_block())
+      parser.on_line(line, ctx);
+    else
+      parser.try_start(line, ctx);
+    if (!has_newline) break;
+    begin = next;
+    ++number;
+  }
+  parser.finish(ctx, number + 1);
+  return doc;
+}
 
 // Makes `s` equal to `head` + `tail`. When `s` has that size already and starts with `head`
 // (the id or delimiter of the previous block: same era, an id as long), only `tail`'s bytes
@@ -53,27 +80,7 @@ const std::string& legacy_era_message(Era era) {
   return era == Era::sham ? sham : upper;
 }
 
-constexpr std::string_view kMalformedHeader = "MALFORMED_HEADER";
-constexpr std::string_view kInvalidBlockId = "INVALID_BLOCK_ID";
-constexpr std::string_view kUnclosedBlock = "UNCLOSED_BLOCK";
-constexpr std::string_view kMismatchedEnd = "MISMATCHED_END";
-constexpr std::string_view kInvalidKey = "INVALID_KEY";
-constexpr std::string_view kDuplicateKey = "DUPLICATE_KEY";
-constexpr std::string_view kEmptyKey = "EMPTY_KEY";
-constexpr std::string_view kInvalidOperator = "INVALID_ASSIGNMENT_OPERATOR";
-constexpr std::string_view kInvalidValue = "INVALID_VALUE";
-constexpr std::string_view kUnclosedQuote = "UNCLOSED_QUOTE";
-constexpr std::string_view kTrailingContent = "TRAILING_CONTENT";
-constexpr std::string_view kInvalidDelimiter = "INVALID_HEREDOC_DELIMITER";
-constexpr std::string_view kUnclosedHeredoc = "UNCLOSED_HEREDOC";
-constexpr std::string_view kMalformedAssignment = "MALFORMED_ASSIGNMENT";
 // Ours.
-constexpr std::string_view kSuspiciousEnd = "SUSPICIOUS_END";
-constexpr std::string_view kGluedDelimiter = "GLUED_DELIMITER";
-constexpr std::string_view kDuplicateBlockId = "DUPLICATE_BLOCK_ID";
-constexpr std::string_view kLegacyEra = "LEGACY_ERA";
-constexpr std::string_view kNonstandardBlockId = "NONSTANDARD_BLOCK_ID";
-constexpr std::string_view kNonstandardLabel = "NONSTANDARD_HEADER_LABEL";
 
 using nesl::kStandardLabel;
 
@@ -113,7 +120,8 @@ std::optional<std::string> repair_assignment(std::string_view line, std::string_
   std::string s(line);
   if (code == "INVALID_OPERATOR" && s.compare(err_begin, 2, ":=") == 0)
     s.replace(err_begin, 2, "=");
-  if (code == kInvalidValue && s.compare(err_begin, 2, "=>") == 0) s.replace(err_begin, 2, "=");
+  if (code == code::INVALID_VALUE.name && s.compare(err_begin, 2, "=>") == 0)
+    s.replace(err_begin, 2, "=");
   for (int round = 0; round < 4; ++round) {
     const Assignment a = nesl::parse_assignment(s);
     if (a.kind == Assignment::Kind::heredoc) return std::nullopt;
@@ -131,7 +139,7 @@ std::optional<std::string> repair_assignment(std::string_view line, std::string_
       }
       return s;
     }
-    if (a.code == kInvalidValue) {
+    if (a.code == code::INVALID_VALUE.name) {
       if (a.err_end > s.size()) return std::nullopt; // empty value: nothing to quote
       const std::string_view v = std::string_view(s).substr(a.err_begin, a.err_end - a.err_begin);
       if (v.starts_with("<<") || v.starts_with("=>")) return std::nullopt;
@@ -146,7 +154,7 @@ std::optional<std::string> repair_assignment(std::string_view line, std::string_
       s.replace(a.err_begin, a.err_end - a.err_begin, quoted);
       continue;
     }
-    if (a.code == kTrailingContent) {
+    if (a.code == code::TRAILING_CONTENT.name) {
       s.erase(a.value_end);
       continue;
     }
@@ -165,18 +173,10 @@ std::string key_of_line(std::string_view line) {
 // ---------------------------------------------------------------------------------------------
 // Diagnostics and fixes
 
-int NeslParser::report(ParseContext& ctx, std::string_view code, Severity severity, int32_t block,
-                       uint32_t line, ByteRange range, std::string message, std::string hint) {
-  Diagnostic d;
-  d.code = code;
-  d.severity = severity;
-  d.dialect = Dialect::nesl;
-  d.block = block;
-  d.line = line;
-  d.range = range;
-  d.message = std::move(message);
-  d.fix_hint = std::move(hint);
-  ctx.out->diagnostics.push_back(std::move(d));
+int NeslParser::report(ParseContext& ctx, SyntaxCode code, int32_t block, uint32_t line,
+                       ByteRange range, std::string message, std::string hint) {
+  ctx.out->diagnostics.push_back(make_diagnostic(code, Dialect::nesl, block, line, range,
+                                                 std::move(message), std::move(hint)));
   return static_cast<int>(ctx.out->diagnostics.size() - 1);
 }
 
@@ -282,8 +282,8 @@ void NeslParser::finish(ParseContext& ctx, uint32_t line_count) {
   const size_t end = ctx.text.size();
   if (state_ == State::in_heredoc) {
     const std::string end_marker = std::string(era_->end_prefix) + id_;
-    const int d = report(ctx, kUnclosedHeredoc, Severity::block_fatal, block_, line_count,
-                         {end, end}, "Heredoc '" + delim_ + "' not closed before EOF",
+    const int d = report(ctx, code::UNCLOSED_HEREDOC, block_, line_count, {end, end},
+                         "Heredoc '" + delim_ + "' not closed before EOF",
                          "Add a line '" + delim_ + "' after the heredoc content.");
     if (!suspicious_seen_) {
       if (body_end_marker_ != npos) {
@@ -298,7 +298,7 @@ void NeslParser::finish(ParseContext& ctx, uint32_t line_count) {
   } else if (state_ == State::in_block) {
     if (quote_.active) resolve_pending_quote(ctx, nullptr);
     const std::string end_marker = std::string(era_->end_prefix) + id_;
-    const int d = report(ctx, kUnclosedBlock, Severity::block_fatal, block_, line_count, {end, end},
+    const int d = report(ctx, code::UNCLOSED_BLOCK, block_, line_count, {end, end},
                          "Block '" + id_ + "' not closed before EOF",
                          "End the block with a line '" + end_marker + "'.");
     if (!suspicious_seen_ && !skip_.active)
@@ -315,11 +315,10 @@ void NeslParser::handle_header(const LineRef& line, ParseContext& ctx, const Era
                                bool /*inside_block*/) {
   const nesl::HeaderMatch m = nesl::match_header(line.text, era);
   if (!m.matched) {
-    const int d =
-        report(ctx, kMalformedHeader, Severity::block_fatal, -1, line.number,
-               {line.begin, line.end}, "Invalid " + std::string(era.name) + " header format",
-               "A header is exactly '" + std::string(era.header) + "[@" +
-                   std::string(kStandardLabel) + ": id]'.");
+    const int d = report(ctx, code::MALFORMED_HEADER, -1, line.number, {line.begin, line.end},
+                         "Invalid " + std::string(era.name) + " header format",
+                         "A header is exactly '" + std::string(era.header) + "[@" +
+                             std::string(kStandardLabel) + ": id]'.");
     // A repair: the loosely parsed id in the canonical header, offered once its end marker
     // shows the block is otherwise sound.
     std::string_view t = nesl::js_trim(line.text).substr(era.header.size());
@@ -353,9 +352,8 @@ void NeslParser::handle_header(const LineRef& line, ParseContext& ctx, const Era
     } else { // nesl-js: column 1, the id's length
       range = {line.begin, advance_utf16(ctx.text, line.begin, unicode::utf16_length(id))};
     }
-    const int d =
-        report(ctx, kInvalidBlockId, Severity::block_fatal, -1, line.number, range,
-               std::string(*err), "A block id is 3 letters or digits (2-8 are accepted).");
+    const int d = report(ctx, code::INVALID_BLOCK_ID, -1, line.number, range, std::string(*err),
+                         "A block id is 3 letters or digits (2-8 are accepted).");
     std::string fixed;
     for (char c : id)
       if (is_ascii_alnum(c)) fixed.push_back(c);
@@ -398,7 +396,7 @@ void NeslParser::seeking_line(const LineRef& line, ParseContext& ctx) {
     std::string repaired;
     apply_edits(ctx.text.substr(p.header_begin, line.end - p.header_begin), edits, &repaired,
                 p.header_begin);
-    const ParsedDocument check = parse_document(repaired, ParseOptions{false, true});
+    const ParsedDocument check = parse_alone(repaired);
     const bool used = seen_ids_.count(p.new_id) > 0;
     if (check.diagnostics.empty() && check.blocks.size() == 1 && !used)
       add_fix(ctx, p.diag, "Rewrite the header as '" + p.header_edit.new_text + "'",
@@ -450,24 +448,24 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
 
   if (const uint32_t* seen = seen_ids_.find_or_emplace(id_, line.number)) {
     const uint32_t seen_line = *seen;
-    duplicate_diag_ = report(
-        ctx, kDuplicateBlockId, Severity::parameter_warning, block_, line.number, blk.id_range,
-        "Block id '" + id_ + "' is already used by the block on line " +
-            std::to_string(seen_line + 1) +
-            "; tools that match results and errors by id confuse the two blocks",
-        "Give every block its own id.");
+    duplicate_diag_ =
+        report(ctx, code::DUPLICATE_BLOCK_ID, block_, line.number, blk.id_range,
+               "Block id '" + id_ + "' is already used by the block on line " +
+                   std::to_string(seen_line + 1) +
+                   "; tools that match results and errors by id confuse the two blocks",
+               "Give every block its own id.");
     ctx.out->diagnostics[static_cast<size_t>(duplicate_diag_)].line_dependent = true;
   }
   // (find_or_emplace() recorded a new id with this line; a seen one keeps its first line.)
   // A block opens only with a valid id: ASCII letters and digits, one UTF-16 unit each.
   const size_t units = id_.size();
   if (units != 3)
-    report(ctx, kNonstandardBlockId, Severity::syntax_info, block_, line.number, blk.id_range,
+    report(ctx, code::NONSTANDARD_BLOCK_ID, block_, line.number, blk.id_range,
            "Block id '" + id_ + "' has " + std::to_string(units) +
                " characters; the documented form is exactly 3 (nesl-js accepts 2 to 8)");
   const std::string_view label = line.text.substr(m.label_begin, m.label_end - m.label_begin);
   if (label != kStandardLabel) {
-    const int d = report(ctx, kNonstandardLabel, Severity::syntax_info, block_, line.number,
+    const int d = report(ctx, code::NONSTANDARD_HEADER_LABEL, block_, line.number,
                          {line.begin + m.label_begin, line.begin + m.label_end},
                          "Header label '@" + std::string(label) + "' is not the documented '@" +
                              std::string(kStandardLabel) +
@@ -478,8 +476,8 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
         {{{line.begin + m.label_begin, line.begin + m.label_end}, std::string(kStandardLabel)}});
   }
   if (era.era != Era::nesl)
-    legacy_diag_ = report(ctx, kLegacyEra, Severity::syntax_info, block_, line.number,
-                          era_refs_.front(), legacy_era_message(era.era));
+    legacy_diag_ = report(ctx, code::LEGACY_ERA, block_, line.number, era_refs_.front(),
+                          legacy_era_message(era.era));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -491,10 +489,10 @@ void NeslParser::report_unclosed_before(const LineRef& line, ParseContext& ctx) 
   if (prev_line_begin_ < line.begin) b.range.end = std::max(b.range.begin, line.begin - 1);
   if (b.range.end > b.range.begin && ctx.text[b.range.end - 1] == '\r') --b.range.end;
   const std::string end_marker = std::string(era_->end_prefix) + id_;
-  const int d = report(ctx, kUnclosedBlock, Severity::block_fatal, block_, prev,
-                       {prev_line_begin_, prev_line_begin_},
-                       "Block '" + id_ + "' not closed before new block",
-                       "End the block with a line '" + end_marker + "' before the next one.");
+  const int d =
+      report(ctx, code::UNCLOSED_BLOCK, block_, prev, {prev_line_begin_, prev_line_begin_},
+             "Block '" + id_ + "' not closed before new block",
+             "End the block with a line '" + end_marker + "' before the next one.");
   if (!suspicious_seen_ && !skip_.active) {
     const size_t at = fence_close_begin_ != npos ? fence_close_begin_ : line.begin;
     add_fix(ctx, d, "Insert '" + end_marker + "'", {{{at, at}, end_marker + nl_}});
@@ -525,7 +523,7 @@ bool NeslParser::suspicious_end(const LineRef& line, ParseContext& ctx, std::str
   if (end_id != id_)
     message += "; it also names '" + std::string(end_id) + "' instead of '" + id_ + "'";
   const std::string exact = std::string(era_->end_prefix) + id_;
-  const int d = report(ctx, kSuspiciousEnd, Severity::parameter_warning, block_, line.number,
+  const int d = report(ctx, code::SUSPICIOUS_END, block_, line.number,
                        {line.begin + lead, line.begin + lead + trimmed.size()}, message,
                        "The end marker must be alone on its line, unindented.");
   if (!skip_.active && !quote_.active)
@@ -624,10 +622,10 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
       era_refs_.push_back({line.begin, line.begin + era_->end_prefix.size()});
       if (end_id != id_) {
         mismatched_ = true;
-        const int d = report(
-            ctx, kMismatchedEnd, Severity::block_fatal, block_, line.number, {line.begin, line.end},
-            "End marker '" + std::string(end_id) + "' doesn't match block ID '" + id_ + "'",
-            "The end marker repeats the header's id.");
+        const int d =
+            report(ctx, code::MISMATCHED_END, block_, line.number, {line.begin, line.end},
+                   "End marker '" + std::string(end_id) + "' doesn't match block ID '" + id_ + "'",
+                   "The end marker repeats the header's id.");
         add_fix(ctx, d, "Use '" + std::string(era_->end_prefix) + id_ + "'",
                 {{{line.begin + r->begin, line.begin + r->end}, id_}});
       }
@@ -665,8 +663,7 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
     assignment_line(line, ctx);
   } else {
     const int d =
-        report(ctx, kMalformedAssignment, Severity::block_fatal, block_, line.number,
-               {line.begin, line.end},
+        report(ctx, code::MALFORMED_ASSIGNMENT, block_, line.number, {line.begin, line.end},
                "Invalid line format in block '" + id_ +
                    "': not a valid key-value assignment or empty line",
                "Inside a block: 'key = \"value\"', a heredoc, blank lines and the end marker.");
@@ -747,9 +744,8 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
         message = *key_err;
         range = span(a.key_begin, a.key_end);
       }
-      key_diag =
-          report(ctx, kInvalidKey, Severity::block_fatal, block_, line.number, range, message,
-                 "A key is a letter or '_' then letters, digits or '_', unindented.");
+      key_diag = report(ctx, code::INVALID_KEY, block_, line.number, range, message,
+                        "A key is a letter or '_' then letters, digits or '_', unindented.");
       const std::string fixed = key_valid ? key : nesl::repair_key(key);
       if (!cascading() && !fixed.empty() && !has_param(fixed)) {
         key_fix = {{span(0, a.key_end), fixed}};
@@ -763,8 +759,8 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
     }
     auto duplicate = [&]() {
       const int d =
-          report(ctx, kDuplicateKey, Severity::command_error, block_, line.number,
-                 span(a.key_begin, a.key_end), "Duplicate key '" + key + "' in block '" + id_ + "'",
+          report(ctx, code::DUPLICATE_KEY, block_, line.number, span(a.key_begin, a.key_end),
+                 "Duplicate key '" + key + "' in block '" + id_ + "'",
                  "Each key appears once per block; the last value wins.");
       if (cascading()) return;
       for (int n = 2; n < 100; ++n) {
@@ -805,7 +801,7 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
       }
       const size_t pos = line.text.find(delim);
       const int d =
-          report(ctx, kInvalidDelimiter, Severity::block_fatal, block_, line.number,
+          report(ctx, code::INVALID_HEREDOC_DELIMITER, block_, line.number,
                  span(pos, pos + delim.size()), "Heredoc delimiter must be '" + delim_ + "'",
                  "Every heredoc of block '" + id_ + "' is closed by '" + delim_ + "'.");
       if (!skip_.active) {
@@ -829,18 +825,17 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
   // Errors.
   const bool cascade = cascading();
   if (a.code == "INVALID_OPERATOR") {
-    const int d =
-        report(ctx, kInvalidOperator, Severity::block_fatal, block_, line.number,
-               span(a.err_begin, a.err_end),
-               "Invalid assignment operator '" + std::string(line.text.substr(a.err_begin, 2)) +
-                   "' - only '=' is allowed",
-               "Assign with '='.");
+    const int d = report(
+        ctx, code::INVALID_ASSIGNMENT_OPERATOR, block_, line.number, span(a.err_begin, a.err_end),
+        "Invalid assignment operator '" + std::string(line.text.substr(a.err_begin, 2)) +
+            "' - only '=' is allowed",
+        "Assign with '='.");
     if (auto repaired = repair_assignment(line.text, a.code, a.err_begin);
         !cascade && repaired && !has_param(key_of_line(*repaired)))
       add_fix(ctx, d, "Use '='", {{{line.begin, line.end}, *repaired}});
     return;
   }
-  if (a.code == kTrailingContent) {
+  if (a.code == code::TRAILING_CONTENT.name) {
     const std::string key(nesl::js_trim(line.text.substr(0, a.eq)));
     const bool present = has_param(key);
     if (!nesl::key_error(key) && !present) {
@@ -851,7 +846,7 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
       set_param(ctx, key, span(key_begin, key_begin + key.size()), token, line.number,
                 is_slice ? "" : a.value, is_slice);
     }
-    const int d = report(ctx, kTrailingContent, Severity::command_error, block_, line.number,
+    const int d = report(ctx, code::TRAILING_CONTENT, block_, line.number,
                          span(a.err_begin, a.err_end), "Unexpected content after quoted value",
                          "Nothing may follow the closing quote (NESL has no comments).");
     if (auto repaired = repair_assignment(line.text, a.code, a.err_begin);
@@ -860,13 +855,13 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
     }
     return;
   }
-  if (a.code == kEmptyKey) {
-    report(ctx, kEmptyKey, Severity::block_fatal, block_, line.number, span(a.err_begin, a.err_end),
+  if (a.code == code::EMPTY_KEY.name) {
+    report(ctx, code::EMPTY_KEY, block_, line.number, span(a.err_begin, a.err_end),
            "Assignment without key name", "Write 'key = \"value\"'.");
     return;
   }
-  if (a.code == kUnclosedQuote) {
-    const int d = report(ctx, kUnclosedQuote, Severity::block_fatal, block_, line.number,
+  if (a.code == code::UNCLOSED_QUOTE.name) {
+    const int d = report(ctx, code::UNCLOSED_QUOTE, block_, line.number,
                          span(a.err_begin, a.err_end), "Unclosed quoted string",
                          "A quoted value ends on its line; use a heredoc for several lines.");
     if (!cascade) {
@@ -881,10 +876,10 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
     }
     return;
   }
-  if (a.code == kInvalidValue) {
+  if (a.code == code::INVALID_VALUE.name) {
     const int d =
-        report(ctx, kInvalidValue, Severity::block_fatal, block_, line.number,
-               span(a.err_begin, a.err_end), "Value must be a quoted string or heredoc",
+        report(ctx, code::INVALID_VALUE, block_, line.number, span(a.err_begin, a.err_end),
+               "Value must be a quoted string or heredoc",
                "Values are \"JSON strings\" (numbers too: \"2\") or <<'" + delim_ + "' heredocs.");
     if (cascade) return;
     const std::string_view value =
@@ -920,9 +915,9 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
     return;
   }
   // MALFORMED_ASSIGNMENT cannot come from a line with '=' (kept for completeness).
-  report(
-      ctx, kMalformedAssignment, Severity::block_fatal, block_, line.number, {line.begin, line.end},
-      "Invalid line format in block '" + id_ + "': not a valid key-value assignment or empty line");
+  report(ctx, code::MALFORMED_ASSIGNMENT, block_, line.number, {line.begin, line.end},
+         "Invalid line format in block '" + id_ +
+             "': not a valid key-value assignment or empty line");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -987,9 +982,9 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
         message += before.empty() ? "is followed by a quote" : "is not on its own line";
         message += blank_before ? " (it is indented: the indentation becomes a last content line)"
                                 : "; nesl-js accepts it, stricter parsers do not";
-        const int d = report(ctx, kGluedDelimiter, Severity::syntax_info, block_, line.number,
-                             {line.begin + pos, line.end}, message,
-                             "Put the delimiter alone on its own line.");
+        const int d =
+            report(ctx, code::GLUED_DELIMITER, block_, line.number, {line.begin + pos, line.end},
+                   message, "Put the delimiter alone on its own line.");
         if (blank_before) {
           add_fix(ctx, d, "Remove the indentation before '" + delim_ + "'",
                   {{{line.begin, line.end}, delim_}});

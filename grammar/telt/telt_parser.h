@@ -4,7 +4,7 @@
 
 #include "grammar/bytes.h"
 #include "grammar/parse_context.h"
-#include "grammar/telt_line.h"
+#include "grammar/telt/telt_line.h"
 
 #include <string>
 #include <string_view>

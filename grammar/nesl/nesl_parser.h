@@ -3,9 +3,10 @@
 // lines by DocumentParser; appends blocks and syntax diagnostics (with fixes).
 #pragma once
 
-#include "grammar/id_table.h"
-#include "grammar/nesl_syntax.h"
+#include "grammar/nesl/id_table.h"
+#include "grammar/nesl/nesl_syntax.h"
 #include "grammar/parse_context.h"
+#include "grammar/syntax_code.h"
 
 #include <cstdint>
 #include <string>
@@ -222,8 +223,8 @@ private:
   void attach_block_fixes(ParseContext& ctx);
 
   // Diagnostics.
-  int report(ParseContext& ctx, std::string_view code, Severity severity, int32_t block,
-             uint32_t line, ByteRange range, std::string message, std::string hint = {});
+  int report(ParseContext& ctx, SyntaxCode code, int32_t block, uint32_t line, ByteRange range,
+             std::string message, std::string hint = {});
   bool cascading() const { return cascade_ || skip_.active || quote_.active; }
   void add_fix(ParseContext& ctx, int diag, std::string title, std::vector<TextEdit> edits,
                bool preferred = true);

@@ -1,7 +1,7 @@
 // The router's handling of the start of a text: a UTF-8 byte order mark before the first line
 // is no part of it, so a block that starts right after the mark is recognised, one-shot and
 // streamed in any chunking (the mark split across feeds included), with exact byte offsets.
-#include "grammar/document_parser.h"
+#include "grammar/router/document_parser.h"
 
 #include <catch2/catch.hpp>
 #include <string>

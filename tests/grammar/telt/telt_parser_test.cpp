@@ -1,10 +1,10 @@
-// TeltParser and its line classifier (grammar/telt_line.h): shapes, near misses, exact byte
+// TeltParser and its line classifier (grammar/telt/telt_line.h): shapes, near misses, exact byte
 // ranges of the model and of diagnostics, and the text of fixes. The behaviour over whole
 // documents is pinned by the golden cases in tests/data/telt (conformance/telt_cases_test.cpp).
 #include "fixits/apply_fixes.h"
-#include "grammar/document_parser.h"
-#include "grammar/telt_line.h"
-#include "grammar/telt_parser.h"
+#include "grammar/router/document_parser.h"
+#include "grammar/telt/telt_line.h"
+#include "grammar/telt/telt_parser.h"
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -18,7 +18,8 @@ namespace {
 
 ParsedDocument parse(std::string_view text) {
   ParseOptions options;
-  options.nesl = false;
+  options.dialects = DialectSet::none();
+  options.dialects.insert(Dialect::telt);
   return parse_document(text, options);
 }
 

@@ -1,0 +1,61 @@
+// Lookups over the registered dialects: names and aliases, dialect sets, value encoding.
+#include "grammar/dialects.h"
+
+#include "grammar/dialect_set.h"
+
+namespace blockls {
+
+std::optional<Dialect> find_dialect(std::string_view name) {
+  for (const DialectInfo* info : kDialectInfos) {
+    if (info->name == name) return info->id;
+    for (std::string_view alias : info->aliases)
+      if (alias == name) return info->id;
+  }
+  return std::nullopt;
+}
+
+std::string dialect_names(std::string_view separator) {
+  std::string out;
+  for (const DialectInfo* info : kDialectInfos) {
+    if (!out.empty()) out.append(separator);
+    out.append(info->name);
+  }
+  return out;
+}
+
+std::optional<DialectSet> parse_dialect_set(std::span<const std::string> names,
+                                            std::string* error) {
+  DialectSet set = DialectSet::none();
+  for (const std::string& name : names) {
+    const std::optional<Dialect> d = find_dialect(name);
+    if (!d) {
+      *error = "unknown dialect '" + name + "' (known: " + dialect_names(", ") + ")";
+      return std::nullopt;
+    }
+    set.insert(*d);
+  }
+  return set;
+}
+
+std::optional<DialectSet> parse_dialect_set(std::string_view list, std::string* error) {
+  // Split as std::getline(ss, item, ',') does: a trailing comma adds no empty entry.
+  std::vector<std::string> names;
+  size_t pos = 0;
+  while (pos < list.size()) {
+    const size_t comma = list.find(',', pos);
+    const size_t end = comma == std::string_view::npos ? list.size() : comma;
+    names.emplace_back(list.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return parse_dialect_set(names, error);
+}
+
+std::optional<std::string> encode_value(std::string_view text, const Block& block,
+                                        const Parameter& p, std::string_view value) {
+  if (block.dialect == Dialect::none) return std::nullopt;
+  return with_grammar_type(block.dialect, [&]<typename G>() -> std::optional<std::string> {
+    return G::encode_value(text, block, p, value);
+  });
+}
+
+} // namespace blockls

@@ -1,0 +1,204 @@
+// Heredoc file creation (see heredoc_parser.h). Every tolerated variant of the start line is
+// accepted with a HEREDOC_VARIANT note and a fix to the canonical form; the body is the lines
+// between the start line and the marker, joined with "\n" plus a final "\n" (the shell's
+// semantics: the file ends with a newline; an empty body is an empty file).
+#include "grammar/heredoc/heredoc_parser.h"
+
+#include "grammar/syntax_code.h"
+
+namespace blockls {
+namespace {
+
+bool is_phantom(const LineRef& line) {
+  return !line.has_newline && line.begin == line.end;
+}
+
+std::string_view trim_blanks(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && (s[b] == ' ' || s[b] == '\t'))
+    ++b;
+  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+    --e;
+  return s.substr(b, e - b);
+}
+
+std::string quote(std::string_view s) {
+  std::string out = "'";
+  out.append(s);
+  out += '\'';
+  return out;
+}
+
+// The body [begin, end) of `text` as the file's content: its lines (without "\r" before
+// "\n") joined with "\n", plus a final "\n".
+std::string body_content(std::string_view text, size_t begin, size_t end) {
+  std::string out;
+  out.reserve(end - begin + 1);
+  size_t pos = begin;
+  while (pos <= end) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos || nl > end) nl = end;
+    size_t line_end = nl;
+    if (line_end > pos && text[line_end - 1] == '\r' && nl < end) --line_end;
+    out.append(text.substr(pos, line_end - pos));
+    out += '\n';
+    if (nl >= end) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+void HeredocParser::report(ParseContext& ctx, Diagnostic diagnostic) {
+  ctx.out->diagnostics.push_back(std::move(diagnostic));
+}
+
+bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
+  if (is_phantom(line) || !heredoc::may_start(line.text)) return false;
+  const std::optional<heredoc::StartLine> start = heredoc::parse_start(line.text);
+  if (!start) return false;
+  const std::string_view path =
+      line.text.substr(start->path_begin, start->path_end - start->path_begin);
+  const std::string_view mark =
+      line.text.substr(start->mark_begin, start->mark_end - start->mark_begin);
+  block_ = static_cast<int32_t>(ctx.out->blocks.size());
+  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), mark, 1);
+  b.dialect = Dialect::heredoc;
+  b.era = Era::heredoc;
+  b.id_range = {line.begin + start->mark_begin, line.begin + start->mark_end};
+  b.start_line = line.number;
+  b.range = {line.begin, line.end};
+  Command& c = b.commands[0];
+  c.name = start->append ? "file_append" : "file_write";
+  c.name_range = {line.begin + start->indent, line.begin + start->indent + 3}; // `cat`
+  c.line = line.number;
+  Parameter& p = c.params.emplace_back("path");
+  p.name_range = {line.begin + start->path_begin, line.begin + start->path_end};
+  p.value_range = p.name_range;
+  p.line = line.number;
+  // The path is kept decoded (unquoted) so that a resumed parse reads the paths written
+  // before it from the blocks alone (see resume()).
+  p.value_is_slice = false;
+  p.decoded = std::string(path);
+
+  mark_.assign(mark);
+  mark_range_ = b.id_range;
+  body_begin_ = body_end_ = npos;
+  last_end_ = start_end_ = line.end;
+  fence_close_begin_ = npos;
+  crlf_ = line.end < ctx.text.size() && ctx.text[line.end] == '\r';
+
+  const std::string canonical = heredoc::canonical_start(path, mark, start->append);
+  if (!start->canonical) {
+    const ByteRange syntax{line.begin + start->indent, line.begin + start->end};
+    report(ctx,
+           make_diagnostic(code::HEREDOC_VARIANT, Dialect::heredoc, block_, line.number, syntax,
+                           "Heredoc start line " + quote(slice(ctx.text, syntax)) +
+                               " is accepted, but the canonical form is " + quote(canonical),
+                           "Write it as " + quote(canonical),
+                           {Fix{"Rewrite as " + quote(canonical), true, {{syntax, canonical}}}}));
+  }
+  if (!start->append) {
+    const auto [it, inserted] = written_.emplace(std::string(path), line.number);
+    if (!inserted) {
+      Diagnostic d = make_diagnostic(
+          code::DUPLICATE_FILE, Dialect::heredoc, block_, line.number, p.value_range,
+          "File " + quote(path) + " is already written by the heredoc at line " +
+              std::to_string(it->second + 1) + "; both run in order and the later one wins",
+          "Merge the two heredocs, or remove the one that is not meant");
+      d.line_dependent = true;
+      report(ctx, std::move(d));
+    }
+  }
+  return true;
+}
+
+void HeredocParser::on_line(const LineRef& line, ParseContext& ctx) {
+  if (block_ < 0 || is_phantom(line)) return;
+  Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
+  if (b.fence_close_line && *b.fence_close_line == line.number && fence_close_begin_ == npos)
+    fence_close_begin_ = line.begin;
+  if (line.text == mark_) {
+    last_end_ = line.end;
+    close_block(ctx, line.number);
+    return;
+  }
+  if (trim_blanks(line.text) == mark_) {
+    report(ctx, make_diagnostic(code::INDENTED_TERMINATOR, Dialect::heredoc, block_, line.number,
+                                {line.begin, line.end},
+                                "The heredoc's end marker " + quote(mark_) +
+                                    " has blanks around it; it still ends the heredoc",
+                                "Write " + quote(mark_) + " alone at the start of the line",
+                                {Fix{"Remove the blanks around " + quote(mark_),
+                                     true,
+                                     {{{line.begin, line.end}, mark_}}}}));
+    last_end_ = line.end;
+    close_block(ctx, line.number);
+    return;
+  }
+  if (body_begin_ == npos) body_begin_ = line.begin;
+  body_end_ = line.end;
+  last_end_ = line.end;
+  b.range.end = line.end;
+}
+
+void HeredocParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_line) {
+  Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
+  b.end_line = end_line;
+  b.range.end = last_end_;
+  Command& c = b.commands[0];
+  Parameter& p = c.params.emplace_back("content");
+  p.name_range = mark_range_;
+  p.line = b.start_line;
+  p.value_is_slice = false;
+  if (body_begin_ != npos) {
+    p.value_range = {body_begin_, body_end_};
+    p.decoded = body_content(ctx.text, body_begin_, body_end_);
+  } else {
+    // An empty body: an empty file. The (empty) value sits where the body would begin.
+    const size_t at = std::min(ctx.text.size(), b.range.end);
+    p.value_range = {at, at};
+  }
+  block_ = -1;
+}
+
+void HeredocParser::finish(ParseContext& ctx, uint32_t) {
+  if (block_ < 0) return;
+  const Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
+  const std::string nl = crlf_ ? "\r\n" : "\n";
+  TextEdit edit;
+  std::string where;
+  if (fence_close_begin_ != npos) {
+    edit = {{fence_close_begin_, fence_close_begin_}, mark_ + nl};
+    where = "before the closing Markdown fence at line " + std::to_string(*b.fence_close_line + 1);
+  } else if (!ctx.text.empty() && ctx.text.back() == '\n') {
+    edit = {{ctx.text.size(), ctx.text.size()}, mark_ + nl};
+    where = "at the end";
+  } else {
+    edit = {{ctx.text.size(), ctx.text.size()}, nl + mark_};
+    where = "at the end";
+  }
+  const ByteRange start_line{b.range.begin, start_end_};
+  Diagnostic d =
+      make_diagnostic(code::UNCLOSED_HEREDOC, Dialect::heredoc, block_, b.start_line, start_line,
+                      "Heredoc for " + quote(b.commands[0].params[0].value(ctx.text)) +
+                          " is not closed: no line " + quote(mark_) + " before the end of input",
+                      "Add the line " + quote(mark_) + " where the file's content ends",
+                      {Fix{"Insert " + quote(mark_) + " " + where, true, {edit}}});
+  d.line_dependent = fence_close_begin_ != npos;
+  report(ctx, std::move(d));
+  close_block(ctx, std::nullopt);
+}
+
+void HeredocParser::resume(const std::vector<Block>& earlier, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const Block& b = earlier[i];
+    if (b.dialect != Dialect::heredoc || b.commands.empty() || b.commands[0].name != "file_write" ||
+        b.commands[0].params.empty())
+      continue;
+    written_.emplace(std::string(b.commands[0].params[0].decoded.view()), b.start_line);
+  }
+}
+
+} // namespace blockls
