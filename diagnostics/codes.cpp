@@ -16,6 +16,7 @@ constexpr CodeInfo kCodes[] = {
 #include "grammar/telt/codes.def"
 #include "grammar/nesl/codes.def"
 #include "grammar/heredoc/codes.def"
+#include "grammar/editblock/codes.def"
 #include "diagnostics/codes.def"
 #undef DIAG
 };

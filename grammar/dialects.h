@@ -6,6 +6,7 @@
 #pragma once
 
 #include "grammar/dialect.h"
+#include "grammar/editblock/editblock_dialect.h"
 #include "grammar/heredoc/heredoc_dialect.h"
 #include "grammar/nesl/nesl_dialect.h"
 #include "grammar/telt/telt_dialect.h"
@@ -22,7 +23,7 @@ namespace blockls {
 
 // The grammars in registration order: the order in which the router offers a line outside
 // blocks (the first that claims it opens the block).
-using DialectGrammars = std::tuple<TeltDialect, NeslDialect, HeredocDialect>;
+using DialectGrammars = std::tuple<TeltDialect, NeslDialect, HeredocDialect, EditBlockDialect>;
 
 namespace detail {
 template <size_t... I> constexpr bool ids_in_order(std::index_sequence<I...>) {

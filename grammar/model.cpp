@@ -16,6 +16,7 @@ std::string_view era_name(Era era) {
   case Era::nesl_upper: return "NESL";
   case Era::nesl: return "nesl";
   case Era::heredoc: return "heredoc";
+  case Era::editblock: return "editblock";
   }
   return "nesl";
 }

@@ -22,6 +22,7 @@ struct SyntaxCode {
 namespace code {
 #define DIAG(NAME, SEVERITY, DIALECT, PAGE, SUMMARY)                                               \
   inline constexpr SyntaxCode NAME{#NAME, Severity::SEVERITY};
+#include "grammar/editblock/codes.def"
 #include "grammar/heredoc/codes.def"
 #include "grammar/nesl/codes.def"
 #include "grammar/telt/codes.def"

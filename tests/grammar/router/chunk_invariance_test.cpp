@@ -1,9 +1,11 @@
 // Streaming parses must equal one-shot parses for any chunking: every split point of every
 // test input (two chunks), plus seeded random multi-splits and byte-at-a-time feeding.
+#include "grammar/dialects.h"
 #include "grammar/router/document_parser.h"
 #include "support/model_dump.h"
 #include "support/test_inputs.h"
 
+#include <array>
 #include <catch2/catch.hpp>
 #include <random>
 
@@ -30,6 +32,18 @@ nlohmann::json stream_parse(const std::string& text, const std::vector<size_t>& 
 TEST_CASE("the test corpus is not empty", "[chunks]") {
   // Guards the property tests below against passing vacuously.
   CHECK(test::all_inputs().size() >= 50);
+}
+
+TEST_CASE("the test corpus holds blocks of every registered dialect", "[chunks]") {
+  // The properties below only cover a dialect whose blocks the inputs contain.
+  std::array<size_t, blockls::kDialectCount> blocks{};
+  for (const test::NamedInput& input : test::all_inputs())
+    for (const blockls::Block& b : parse_document(input.text).blocks)
+      ++blocks[static_cast<size_t>(b.dialect)];
+  for (const blockls::DialectInfo* info : blockls::kDialectInfos) {
+    INFO(info->name);
+    CHECK(blocks[static_cast<size_t>(info->id)] >= 10);
+  }
 }
 
 TEST_CASE("every split point gives the one-shot result", "[chunks]") {

@@ -1,4 +1,5 @@
-// Runs the golden cases of the newer dialects (tests/data/heredoc/*.json): for each case,
+// Runs the golden cases of the newer dialects (tests/data/<dialect>/*.json with a "cases"
+// list: heredoc, editblock): for each case,
 // `blockls check`'s view of the whole document (every dialect on) — blocks with their dialect,
 // lines, commands (type, canonical action, parameters) and the diagnostics (code, severity,
 // 1-based line) — and the text after every preferred fix. The chunk-invariance, incremental
@@ -33,6 +34,7 @@ std::vector<GoldenCase> load_cases(const std::string& dialect) {
   std::sort(files.begin(), files.end());
   for (const auto& path : files) {
     const json file = json::parse(blockls::test::read_file(path.string())); // kept alive
+    if (!file.contains("cases")) continue; // another suite (editblock/aider_golden.json)
     for (const json& c : file.at("cases"))
       cases.push_back({path.filename().string(), c});
   }
@@ -82,4 +84,8 @@ void run_cases(const std::string& dialect) {
 
 TEST_CASE("heredoc golden cases", "[heredoc][conformance]") {
   run_cases("heredoc");
+}
+
+TEST_CASE("editblock golden cases", "[editblock][conformance]") {
+  run_cases("editblock");
 }

@@ -1,0 +1,52 @@
+// The edit-block dialect's carried state and value encoding (see editblock_dialect.h).
+#include "grammar/editblock/editblock_dialect.h"
+
+#include "grammar/editblock/editblock_line.h"
+
+namespace blockls {
+namespace {
+
+// The path of the last edit among blocks [begin, end) that has one.
+std::optional<std::string_view> last_path(const std::vector<Block>& blocks, size_t begin,
+                                          size_t end) {
+  for (size_t b = end; b-- > begin;) {
+    const Block& block = blocks[b];
+    if (block.dialect != Dialect::editblock || block.commands.empty()) continue;
+    for (const Parameter& p : block.commands[0].params)
+      if (p.name == "path") return p.decoded.view();
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+bool EditBlockDialect::same_carried_state(const std::vector<Block>& old_blocks, size_t old_begin,
+                                          size_t old_end, const std::vector<Block>& new_blocks,
+                                          size_t new_begin, size_t new_end, bool) {
+  return last_path(old_blocks, old_begin, old_end) == last_path(new_blocks, new_begin, new_end);
+}
+
+std::optional<std::string> EditBlockDialect::encode_value(std::string_view text, const Block& block,
+                                                          const Parameter& p,
+                                                          std::string_view value) {
+  if (p.name == "path" || (!value.empty() && !value.ends_with('\n'))) return std::nullopt;
+  for (size_t pos = 0; pos < value.size();) {
+    const size_t nl = value.find('\n', pos);
+    if (editblock::classify(value.substr(pos, nl - pos)).kind != editblock::Marker::none)
+      return std::nullopt; // the line would end the part
+    pos = nl + 1;
+  }
+  const size_t head_end = text.find('\n', block.range.begin);
+  const bool crlf = head_end != std::string_view::npos && head_end > block.range.begin &&
+                    text[head_end - 1] == '\r';
+  if (!crlf) return std::string(value);
+  std::string out;
+  out.reserve(value.size() + value.size() / 16);
+  for (const char c : value) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+} // namespace blockls

@@ -1,0 +1,83 @@
+// Aider's SEARCH/REPLACE edit blocks as the line router sees them (grammar/dialect.h): their
+// description and the state machine of editblock_parser.h. The text between the markers is
+// content: other dialects' start lines and fences inside it never end it (can_yield() is
+// false).
+#pragma once
+
+#include "grammar/dialect.h"
+#include "grammar/editblock/editblock_parser.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockls {
+
+class EditBlockDialect {
+public:
+  // `<<<<<<< SEARCH` (5 to 9 `<`), possibly indented.
+  static constexpr StartPrefix kStarts[] = {{'<', '<', true}};
+  static constexpr DialectInfo info{
+      Dialect::editblock,
+      "editblock",
+      {},
+      "Aider edit blocks (SEARCH/REPLACE)",
+      kStarts,
+      false,
+      "editblock",
+      // The command is file_replace_text / file_append, named by the SEARCH text; the path is
+      // the line before the block.
+      {CatalogNames::lower, "", false, false, "edit",
+       "Bad/missing filename. The filename must be alone on the line before the opening fence "
+       "(missing: ",
+       ")", "", ""},
+      {}, // edit blocks sit in transcripts: no file type of their own
+      "src/hello.txt\n"
+      "```\n"
+      "<<<<<<< SEARCH\n"
+      "=======\n"
+      "Hello, world!\n"
+      ">>>>>>> REPLACE\n"
+      "```\n"};
+
+  bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
+  bool in_block() const { return parser_.in_block(); }
+  void on_line(const LineRef& line, ParseContext& ctx) { parser_.on_line(line, ctx); }
+  void on_prose_line(const LineRef&, ParseContext&) {}
+  void note_prose_line(size_t) {}
+  bool quiet_outside() const { return true; } // the path is read back from the text
+  static bool interrupts(std::string_view) { return false; }
+  bool can_yield() const { return false; } // SEARCH and REPLACE text is content
+  void yield_to_foreign_start(const LineRef&, ParseContext&) {}
+  bool pending() const { return false; }
+  void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
+  uint32_t snapshot() const { return 0; } // the path to reuse is read from the blocks
+  void restore(uint32_t, const std::vector<Block>& earlier, size_t count) {
+    parser_.resume(earlier, count);
+  }
+  // The path a later edit without one reuses (the last edit's) is the same.
+  static bool same_carried_state(const std::vector<Block>& old_blocks, size_t old_begin,
+                                 size_t old_end, const std::vector<Block>& new_blocks,
+                                 size_t new_begin, size_t new_end, bool lines);
+  void expect_text_bytes(size_t) {}
+
+  // No fast path yet: every line of an edit takes the general route.
+  bool enter_fast_mode(ParsedDocument&) { return false; }
+  template <typename Cursor> bool take_run(std::string_view, Cursor&, const FenceWatch&) {
+    return true;
+  }
+  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
+    return FastLine::not_taken;
+  }
+
+  // SEARCH or REPLACE text (ending with "\n" unless empty, no line of it a marker), with the
+  // block's line breaks; a path is not rewritten.
+  static std::optional<std::string> encode_value(std::string_view text, const Block& block,
+                                                 const Parameter& p, std::string_view value);
+
+private:
+  EditBlockParser parser_;
+};
+
+} // namespace blockls

@@ -1,0 +1,58 @@
+// The state machine of Aider's SEARCH/REPLACE edit blocks (spec: ../shared/spec/dialects.md,
+// "Aider edit blocks"). Fed complete lines by the line router: `<<<<<<< SEARCH` opens a block
+// whose path is named by the lines just before it (or reused from the previous block); the
+// lines up to `=======` are the SEARCH text, the lines up to `>>>>>>> REPLACE` (or a second
+// `=======`) the REPLACE text. One command: `file_append` when SEARCH is empty, else
+// `file_replace_text` (params path, old_text, new_text).
+#pragma once
+
+#include "grammar/parse_context.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockls {
+
+class EditBlockParser {
+public:
+  bool in_block() const { return block_ >= 0; }
+  // Outside every block: true when the line is a SEARCH marker that opens an edit.
+  bool try_start(const LineRef& line, ParseContext& ctx);
+  // A line while the block is open: SEARCH or REPLACE text, or a marker.
+  void on_line(const LineRef& line, ParseContext& ctx);
+  // End of input: an open block lacks its markers.
+  void finish(ParseContext& ctx);
+  // The state at a resume point: the path of the last edit in `earlier[0, count)` (reused by
+  // an edit that names none) and where the last block ended (the path lookback stops there).
+  void resume(const std::vector<Block>& earlier, size_t count);
+
+private:
+  static constexpr size_t npos = std::string_view::npos;
+  enum class Part : uint8_t { search, replace };
+
+  // The path named by the (at most three) lines before the SEARCH marker at `begin`.
+  std::optional<ByteRange> lookback_path(std::string_view text, size_t begin, size_t floor) const;
+  // True when the SEARCH marker at `begin` sits in a shell fence (Aider runs those).
+  static bool in_shell_fence(std::string_view text, size_t begin, size_t floor);
+  // A syntax_info with a fix to the canonical marker when `line` is a variant of it.
+  void check_marker(const LineRef& line, ParseContext& ctx, bool canonical, std::string_view want);
+  // Builds the command from the parts read so far and leaves the block.
+  void close_block(ParseContext& ctx, std::optional<uint32_t> end_line);
+
+  int32_t block_ = -1; // index of the open block in ctx.out->blocks
+  Part part_ = Part::search;
+  std::string path_; // the open block's path ("" when none)
+  bool has_path_ = false;
+  size_t search_begin_ = npos, search_end_ = npos; // SEARCH text (end: the divider's line)
+  size_t replace_begin_ = npos, replace_end_ = npos;
+  size_t fence_close_begin_ = npos; // first byte of the Markdown fence's closer
+  bool crlf_ = false;               // the SEARCH line ends with "\r\n"
+  std::string last_path_;           // the path of the last edit (reused when one names none)
+  bool has_last_path_ = false;
+  size_t floor_ = 0; // end of the last block before a resume point
+};
+
+} // namespace blockls

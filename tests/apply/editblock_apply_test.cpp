@@ -1,0 +1,113 @@
+// Aider edit blocks against a workspace: `blockls apply` on an Aider-style transcript (edits
+// of one file simulated in order, an append that creates a file, CRLF and non-ASCII files),
+// and the workspace checks an edit gets as a file_replace_text: SEARCH_NOT_FOUND with the
+// closest region as a fix that makes the edit apply, SEARCH_AMBIGUOUS naming every line.
+#include "apply/apply_test_support.h"
+#include "apply/disk_backend.h"
+#include "apply/workspace_check.h"
+#include "fixits/apply_fixes.h"
+#include "support/process.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+using namespace blockls;
+using namespace blockls::apply;
+using namespace blockls::test;
+
+namespace {
+
+struct Root {
+  std::string dir;
+  ApplyConfig config;
+  Root() {
+    std::string error;
+    REQUIRE(make_config(make_temp_dir(), &config, &error));
+    dir = config.root;
+  }
+  ~Root() { std::filesystem::remove_all(dir); }
+};
+
+// The diagnostics of `text` checked against the files under `root`.
+std::vector<Diagnostic> check_in(const std::string& text, const Root& root) {
+  CheckedDocument checked = check_document(text);
+  DiskSource disk;
+  check_workspace(text, &checked, root.config, ActionCatalog::builtin(), disk);
+  return checked.diagnostics;
+}
+
+const Diagnostic* find(const std::vector<Diagnostic>& ds, std::string_view code) {
+  for (const Diagnostic& d : ds)
+    if (d.code == code) return &d;
+  return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("blockls apply runs the edits of an Aider transcript in order", "[apply][editblock]") {
+  const std::string root = make_temp_dir();
+  put_file(root + "/src/app.py", "def hello():\n    print(\"hello\")\n");
+  put_file(root + "/win.txt", "alpha\r\nbeta\r\n");
+  put_file(root + "/names.txt", "café\nnaïve\n");
+  const std::string text =
+      "#### make it greet the world\n\n"
+      "src/app.py\n```python\n<<<<<<< SEARCH\n"
+      "    print(\"hello\")\n=======\n    print(\"hello, world\")\n"
+      ">>>>>>> REPLACE\n```\n\n"
+      "Then, on the line the first edit wrote:\n\n```python\n"
+      "<<<<<<< SEARCH\n    print(\"hello, world\")\n=======\n"
+      "    print(\"hello, world!\")\n>>>>>>> REPLACE\n```\n\n"
+      "docs/NEW.md\n```\n<<<<<<< SEARCH\n=======\n# New\n>>>>>>> REPLACE\n```\n\n"
+      "win.txt\n```\n<<<<<<< SEARCH\nbeta\n=======\ngamma\n>>>>>>> REPLACE\n```\n\n"
+      "names.txt\n```\n<<<<<<< SEARCH\nnaïve\n=======\nnaive\n>>>>>>> REPLACE\n```\n";
+  const ProcessResult r = run_blockls({"apply", "--root", root, "-"}, text);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(get_file(root + "/src/app.py") == "def hello():\n    print(\"hello, world!\")\n");
+  CHECK(get_file(root + "/docs/NEW.md") == "# New\n");
+  CHECK(get_file(root + "/win.txt") == "alpha\r\ngamma\r\n");
+  CHECK(get_file(root + "/names.txt") == "café\nnaive\n");
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("an edit whose SEARCH is not in the file is not applied", "[apply][editblock]") {
+  const std::string root = make_temp_dir();
+  put_file(root + "/a.py", "x = 1\n");
+  const ProcessResult r =
+      run_blockls({"apply", "--root", root, "-"},
+                  "a.py\n<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(get_file(root + "/a.py") == "x = 1\n");
+  std::filesystem::remove_all(root);
+}
+
+TEST_CASE("SEARCH_NOT_FOUND on an edit: the closest region as a fix makes it apply",
+          "[apply][editblock]") {
+  Root root;
+  put_file(root.dir + "/a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n");
+  const std::string text = "a.py\n```python\n<<<<<<< SEARCH\ndef g():\n    return  2\n=======\n"
+                           "def g():\n    return 3\n>>>>>>> REPLACE\n```\n";
+  const std::vector<Diagnostic> ds = check_in(text, root);
+  const Diagnostic* d = find(ds, "SEARCH_NOT_FOUND");
+  REQUIRE(d);
+  CHECK(d->line == 3); // on the edit's SEARCH text (0-based)
+  REQUIRE(!d->fixes.empty());
+  std::string fixed;
+  REQUIRE(apply_fix(text, d->fixes[0], &fixed));
+  CHECK(fixed.find("<<<<<<< SEARCH\ndef g():\n    return 2\n=======\n") != std::string::npos);
+  const std::vector<Diagnostic> again = check_in(fixed, root);
+  CHECK(find(again, "SEARCH_NOT_FOUND") == nullptr);
+  for (const Diagnostic& e : again)
+    CHECK(!is_error(e.severity));
+}
+
+TEST_CASE("SEARCH_AMBIGUOUS on an edit names every line", "[apply][editblock]") {
+  Root root;
+  put_file(root.dir + "/a.txt", "x\ny\nx\n");
+  const std::vector<Diagnostic> ds =
+      check_in("a.txt\n<<<<<<< SEARCH\nx\n=======\nz\n>>>>>>> REPLACE\n", root);
+  const Diagnostic* d = find(ds, "SEARCH_AMBIGUOUS");
+  REQUIRE(d);
+  CHECK(d->message.find("lines 1, 3") != std::string::npos);
+}
