@@ -390,6 +390,13 @@ void ActionRunner::run_replace(bool all) {
         diag("SEARCH_NOT_FOUND", "old_text", fmt::format("old_text not found in {}", shown("path")),
              "The old text must match the file exactly (line endings aside)");
     offer_closest(d, "old_text", before.content, old_text);
+    // Aider's most useful hint: an edit that was already applied (or pasted twice).
+    const std::string new_text = raw("new_text");
+    if (!new_text.empty() && !find_occurrences(before.content, new_text).offsets.empty())
+      diag("REPLACE_ALREADY_PRESENT", "new_text",
+           fmt::format("The new text is already in {}: the edit may have been applied already",
+                       shown("path")),
+           "Remove the edit if it is done, or make the old text match the file");
     return fail("SEARCH_NOT_FOUND", msg);
   }
   if (found > 1 && !all) {

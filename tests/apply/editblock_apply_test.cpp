@@ -102,6 +102,22 @@ TEST_CASE("SEARCH_NOT_FOUND on an edit: the closest region as a fix makes it app
     CHECK(!is_error(e.severity));
 }
 
+TEST_CASE("an edit already applied: SEARCH_NOT_FOUND and REPLACE_ALREADY_PRESENT",
+          "[apply][editblock]") {
+  Root root;
+  put_file(root.dir + "/a.py", "x = 2\n");
+  const std::string edit = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n";
+  const std::vector<Diagnostic> ds = check_in(edit, root);
+  REQUIRE(find(ds, "SEARCH_NOT_FOUND"));
+  const Diagnostic* d = find(ds, "REPLACE_ALREADY_PRESENT");
+  REQUIRE(d);
+  CHECK(d->severity == Severity::parameter_warning);
+  CHECK(d->line == 4); // on the REPLACE text
+  // A REPLACE text that is not in the file: no such warning.
+  put_file(root.dir + "/a.py", "x = 3\n");
+  CHECK(find(check_in(edit, root), "REPLACE_ALREADY_PRESENT") == nullptr);
+}
+
 TEST_CASE("SEARCH_AMBIGUOUS on an edit names every line", "[apply][editblock]") {
   Root root;
   put_file(root.dir + "/a.txt", "x\ny\nx\n");
