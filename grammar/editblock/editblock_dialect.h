@@ -6,6 +6,7 @@
 
 #include "grammar/dialect.h"
 #include "grammar/editblock/editblock_parser.h"
+#include "grammar/editblock/instructions.h"
 
 #include <optional>
 #include <string>
@@ -39,7 +40,8 @@ public:
       "=======\n"
       "Hello, world!\n"
       ">>>>>>> REPLACE\n"
-      "```\n"};
+      "```\n",
+      editblock::kInstructions};
 
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }
