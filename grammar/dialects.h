@@ -77,10 +77,12 @@ decltype(auto) with_grammar(DialectGrammars& grammars, Dialect dialect, F&& f) {
   return [&]<size_t... I>(std::index_sequence<I...>)->decltype(auto) {
     using R = decltype(f(std::get<0>(grammars)));
     if constexpr (std::is_void_v<R>) {
-      ((static_cast<Dialect>(I) == dialect ? (f(std::get<I>(grammars)), true) : false) || ...);
+      (void)((static_cast<Dialect>(I) == dialect ? (f(std::get<I>(grammars)), true) : false) ||
+             ...);
     } else {
       R r{};
-      ((static_cast<Dialect>(I) == dialect ? (r = f(std::get<I>(grammars)), true) : false) || ...);
+      (void)((static_cast<Dialect>(I) == dialect ? (r = f(std::get<I>(grammars)), true) : false) ||
+             ...);
       return r;
     }
   }
@@ -93,10 +95,11 @@ template <typename F> decltype(auto) with_grammar_type(Dialect dialect, F&& f) {
   return [&]<size_t... I>(std::index_sequence<I...>)->decltype(auto) {
     using R = decltype(f.template operator()<std::tuple_element_t<0, DialectGrammars>>());
     R r{};
-    ((static_cast<Dialect>(I) == dialect
-          ? (r = f.template operator()<std::tuple_element_t<I, DialectGrammars>>(), true)
-          : false) ||
-     ...);
+    // (void): the fold only picks the one grammar; its value is not needed (clang warns).
+    (void)((static_cast<Dialect>(I) == dialect
+                ? (r = f.template operator()<std::tuple_element_t<I, DialectGrammars>>(), true)
+                : false) ||
+           ...);
     return r;
   }
   (std::make_index_sequence<kDialectCount>());

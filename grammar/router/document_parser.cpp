@@ -349,8 +349,12 @@ private:
   // Records a resume point at the line after `line` when a block or a pending header has
   // just ended there (about one point per block, and none inside blocks).
   void note_busy(const LineRef& line) {
-    bool busy = false;
-    for_each_grammar(grammars_, [&](const auto& g) { busy = busy | g.in_block() | g.pending(); });
+    // Branch-free over the grammars: an int, since clang rejects `|` on bools.
+    unsigned busy_bits = 0;
+    for_each_grammar(grammars_, [&](const auto& g) {
+      busy_bits |= static_cast<unsigned>(g.in_block()) | static_cast<unsigned>(g.pending());
+    });
+    const bool busy = busy_bits != 0;
     if (busy_ && !busy && line.has_newline) {
       ResumePoint p;
       p.offset = line.next;
