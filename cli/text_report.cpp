@@ -28,12 +28,16 @@ const char* severity_color(Severity s) {
 std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if ((u < 0x20 && c != '\t') || u == 0x7f)
+  for (size_t i = 0; i < text.size();) {
+    const unicode::Decoded d = unicode::decode(text, i);
+    const unsigned char u = static_cast<unsigned char>(text[i]);
+    if (!d.valid)
+      out += "\xEF\xBF\xBD"; // U+FFFD, one per invalid byte as the positions count them
+    else if ((u < 0x20 && u != '\t') || u == 0x7f)
       out += fmt::format("\\x{:02x}", u);
     else
-      out.push_back(c);
+      out.append(text.substr(i, d.length));
+    i += d.length;
   }
   return out;
 }
@@ -75,8 +79,10 @@ void print_text_diagnostics(std::ostream& out, const std::string& path, std::str
         const size_t begin = std::clamp(d.range.begin, start, start + content.size());
         const size_t end = std::clamp(d.range.end, begin, start + content.size());
         std::string pad;
-        for (char c : content.substr(0, begin - start))
-          if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) pad.push_back(c == '\t' ? '\t' : ' ');
+        // One pad column per character as printable() shows it (an invalid byte is one U+FFFD).
+        const std::string_view before = content.substr(0, begin - start);
+        for (size_t i = 0; i < before.size(); i += unicode::decode(before, i).length)
+          pad.push_back(before[i] == '\t' ? '\t' : ' ');
         const size_t marks =
             std::max<size_t>(1, unicode::codepoint_count(text.substr(begin, end - begin)));
         out << "   " << std::string(width, ' ') << " | " << pad
@@ -88,7 +94,7 @@ void print_text_diagnostics(std::ostream& out, const std::string& path, std::str
     if (!d.fix_hint.empty())
       out << "  " << paint("\033[1;32m", "hint:") << ' ' << printable(d.fix_hint) << '\n';
     for (const Fix& f : d.fixes)
-      out << "  " << paint("\033[32m", "fix:") << ' ' << f.title
+      out << "  " << paint("\033[32m", "fix:") << ' ' << printable(f.title)
           << (f.preferred ? " (preferred)" : "") << '\n';
   }
 }

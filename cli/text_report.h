@@ -18,7 +18,8 @@ void print_text_diagnostics(std::ostream& out, const std::string& path, std::str
 
 // `text` with control characters other than tab (and DEL) shown as \xNN escapes, so that
 // what blockls echoes of a transcript (a path, a name, a source line) can neither forge an
-// output line with a newline nor drive the terminal with an escape sequence.
+// output line with a newline nor drive the terminal with an escape sequence; each invalid
+// UTF-8 byte becomes U+FFFD, so the report itself is always valid UTF-8.
 std::string printable(std::string_view text);
 
 // "error", "warning" or "info".

@@ -104,6 +104,10 @@ TEST_CASE("invalid UTF-8 in prose: every check format completes", "[cli][adversa
   r = run_blockls({"check", "--format", "text", "-"}, prose);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("1 file checked: 0 blocks") != std::string::npos);
+  // The text report is valid UTF-8 too: the echoed line shows U+FFFD, the caret under it.
+  CHECK(r.out.find("prose \xEF\xBF\xBD only") != std::string::npos);
+  CHECK(r.out.find('\xff') == std::string::npos);
+  CHECK(r.out.find("       ^") != std::string::npos);
 }
 
 TEST_CASE("invalid UTF-8 in parameter values: JSON and SARIF carry U+FFFD", "[cli][adversarial]") {
