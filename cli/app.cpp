@@ -67,9 +67,15 @@ int print_codes(const std::string& format, std::ostream& out) {
     out << dump_json(arr, 2) << '\n';
     return kExitOk;
   }
+  // Columns as wide as their longest entry, so a longer dialect name keeps the table aligned.
+  size_t name_width = 0, dialect_width = 0;
+  for (const CodeInfo& c : all_codes()) {
+    name_width = std::max(name_width, std::string_view(c.name).size());
+    dialect_width = std::max(dialect_width, std::string_view(c.dialect).size());
+  }
   for (const CodeInfo& c : all_codes())
-    out << fmt::format("{:<28} {:<18} {:<5} {}\n", c.name, severity_name(c.severity), c.dialect,
-                       c.summary);
+    out << fmt::format("{:<{}} {:<18} {:<{}} {}\n", c.name, name_width, severity_name(c.severity),
+                       c.dialect, dialect_width, c.summary);
   return kExitOk;
 }
 
