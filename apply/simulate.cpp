@@ -6,6 +6,7 @@
 #include "apply/line_actions.h"
 #include "apply/multi_file_actions.h"
 #include "apply/path_policy.h"
+#include "apply/search_repair.h"
 #include "apply/text_match.h"
 #include "diagnostics/codes.h"
 #include "grammar/dialects.h"
@@ -255,19 +256,31 @@ private:
     if (!region) return;
     d.fix_hint = fmt::format("The closest text is at lines {}-{} of the file ({})",
                              region->first_line, region->last_line, region->how);
-    const auto src = a_.sources.find(std::string(param));
-    if (src == a_.sources.end() || !src->second.param) return;
-    const Parameter& p = *src->second.param;
-    // The block's dialect writes the value so that its parser reads it back (a quoted
-    // string escaped, a heredoc body without its own delimiter, ...), or declines.
-    const Block& block = in_.checked->parsed.blocks[static_cast<size_t>(a_.block)];
-    std::optional<std::string> replacement = encode_value(in_.text, block, p, region->text);
-    if (!replacement) return;
+    std::optional<TextEdit> edit = encoded_edit(param, region->text);
+    if (!edit) return;
     d.fixes.push_back({fmt::format("Use the text of lines {}-{} of the file ({})",
                                    region->first_line, region->last_line, region->how),
                        true,
-                       {{p.value_range, std::move(*replacement)}}});
+                       {std::move(*edit)}});
   }
+
+  // The edit that writes `value` as parameter `param` in the transcript. The block's dialect
+  // encodes it so that its parser reads it back (a quoted string escaped, a heredoc body
+  // without its own delimiter, ...), or declines.
+  std::optional<TextEdit> encoded_edit(std::string_view param, std::string_view value) const {
+    const auto src = a_.sources.find(std::string(param));
+    if (src == a_.sources.end() || !src->second.param) return std::nullopt;
+    const Parameter& p = *src->second.param;
+    const Block& block = in_.checked->parsed.blocks[static_cast<size_t>(a_.block)];
+    std::optional<std::string> encoded = encode_value(in_.text, block, p, value);
+    if (!encoded) return std::nullopt;
+    return TextEdit{p.value_range, std::move(*encoded)};
+  }
+
+  bool apply_repaired(const std::string& path, const FileState& before,
+                      const std::string& old_text);
+  bool report_overlap(const std::string& path, const FileState& before,
+                      const std::string& old_text);
 
   void run_write(bool append);
   void run_replace(bool all);
@@ -385,6 +398,8 @@ void ActionRunner::run_replace(bool all) {
     return fail("COUNT_MISMATCH", msg);
   }
   if (found == 0 && !all) {
+    if (repairs_search(a_.dialect) && apply_repaired(*path, before, old_text)) return;
+    if (report_overlap(*path, before, old_text)) return;
     const std::string msg = fmt::format("{}: old_text not found in file", a_.action);
     Diagnostic& d =
         diag("SEARCH_NOT_FOUND", "old_text", fmt::format("old_text not found in {}", shown("path")),
@@ -423,6 +438,73 @@ void ActionRunner::run_replace(bool all) {
   after.append(before.content, pos, std::string::npos);
   if (found > 0) write_effect(*path, before, std::move(after));
   out_->data = {{"path", shown("path")}, {"replacements", found}};
+}
+
+// Aider's repairs (apply/search_repair.h): the edit applies to the one region its SEARCH text
+// matches re-indented or without a leading blank line, with a warning whose fix writes the
+// exact text (and the REPLACE text indented alike) into the transcript.
+bool ActionRunner::apply_repaired(const std::string& path, const FileState& before,
+                                  const std::string& old_text) {
+  const std::string new_text = raw("new_text");
+  std::optional<RepairedSearch> r = repair_search(before.content, old_text, new_text);
+  if (!r) return false;
+  Diagnostic& d = diag("SEARCH_NOT_EXACT", "old_text",
+                       fmt::format("old_text matches lines {}-{} of {} only {}", r->first_line,
+                                   r->last_line, shown("path"), r->how),
+                       "Write the file's exact text in the edit");
+  std::vector<TextEdit> edits;
+  if (std::optional<TextEdit> e = encoded_edit("old_text", r->old_text)) edits.push_back(*e);
+  if (!edits.empty() && r->new_text != new_text) {
+    // Both texts or neither: a SEARCH fixed without its REPLACE would change the indentation.
+    if (std::optional<TextEdit> e = encoded_edit("new_text", r->new_text))
+      edits.push_back(*e);
+    else
+      edits.clear();
+  }
+  if (!edits.empty())
+    d.fixes.push_back(
+        {fmt::format("Use the exact text of lines {}-{}", r->first_line, r->last_line), true,
+         std::move(edits)});
+  std::string replacement = uses_crlf(before.content) ? to_crlf(r->new_text) : r->new_text;
+  std::string after = before.content.substr(0, r->begin);
+  after += replacement;
+  after.append(before.content, r->end, std::string::npos);
+  write_effect(path, before, std::move(after));
+  out_->data = {{"path", shown("path")}, {"replacements", 1}};
+  return true;
+}
+
+// An old text that is in the file as the plan found it, but not after the earlier actions of
+// this transcript: one of them changed those lines first. Said plainly instead of a puzzling
+// SEARCH_NOT_FOUND for a text the reviewer can see in the file.
+bool ActionRunner::report_overlap(const std::string& path, const FileState& before,
+                                  const std::string& old_text) {
+  if (!in_.original) return false;
+  const FileState disk = in_.original->read(path);
+  if (disk.kind != Kind::file) return false;
+  const Occurrences occ = find_occurrences(disk.content, old_text);
+  if (occ.offsets.empty()) return false;
+  const PlannedAction* earlier = nullptr;
+  for (const PlannedAction& other : in_.plan->actions) {
+    if (other.seq >= a_.seq) break;
+    const std::string* p = other.param("path");
+    if (!p) continue;
+    const ResolvedPath r = resolve_path(*in_.config, *p);
+    if (r.verdict == PathVerdict::ok && r.absolute == path) earlier = &other;
+  }
+  if (!earlier) return false;
+  const uint32_t disk_line = line_numbers(disk.content, occ.offsets).front();
+  const uint32_t earlier_line = earlier->line + 1;
+  const std::string msg =
+      fmt::format("old_text is in {} on disk (line {}), but the edit at line {} of this "
+                  "transcript changes it first: the two edits overlap",
+                  shown("path"), disk_line, earlier_line);
+  Diagnostic& d = diag("EDIT_OVERLAP", "old_text", msg,
+                       "Merge the two edits, or write this edit's old text as the file reads "
+                       "after the earlier edit");
+  offer_closest(d, "old_text", before.content, old_text);
+  fail("EDIT_OVERLAP", fmt::format("{}: {}", a_.action, msg));
+  return true;
 }
 
 void ActionRunner::run_replace_range() {
@@ -833,8 +915,10 @@ BlockSimulation simulate_block(const SimulationInput& input, int block, const Fi
 Simulation simulate_plan(const SimulationInput& input, const FileSource& source) {
   Simulation sim;
   Overlay state(source);
+  SimulationInput with_original = input;
+  with_original.original = &source;
   for (int block : input.plan->planned_blocks)
-    sim.blocks.push_back(simulate_block(input, block, state, &sim.diagnostics, &state));
+    sim.blocks.push_back(simulate_block(with_original, block, state, &sim.diagnostics, &state));
   return sim;
 }
 

@@ -99,6 +99,9 @@ struct SimulationInput {
   const CheckedDocument* checked = nullptr;
   const Plan* plan = nullptr;
   const ApplyConfig* config = nullptr;
+  // The files before the whole plan (simulate_plan sets it): an edit whose old text is there
+  // but gone after earlier edits overlaps one of them (EDIT_OVERLAP). May be null.
+  const FileSource* original = nullptr;
 };
 
 // Simulates every planned block over `source`; a failing block leaves the files as they were.

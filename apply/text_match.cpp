@@ -11,26 +11,6 @@
 namespace blockls::apply {
 namespace {
 
-struct Line {
-  size_t begin, end, next; // text [begin, end), line break up to `next`
-};
-
-std::vector<Line> split_lines(std::string_view text) {
-  std::vector<Line> lines;
-  size_t pos = 0;
-  while (true) {
-    const size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) {
-      lines.push_back({pos, text.size(), text.size()});
-      break;
-    }
-    const size_t end = nl > pos && text[nl - 1] == '\r' ? nl - 1 : nl;
-    lines.push_back({pos, end, nl + 1});
-    pos = nl + 1;
-  }
-  return lines;
-}
-
 std::string_view rstrip(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
     s.remove_suffix(1);
@@ -73,6 +53,22 @@ double dice(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, std:
 }
 
 } // namespace
+
+std::vector<TextLine> split_text_lines(std::string_view text) {
+  std::vector<TextLine> lines;
+  size_t pos = 0;
+  while (true) {
+    const size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) {
+      lines.push_back({pos, text.size(), text.size()});
+      break;
+    }
+    const size_t end = nl > pos && text[nl - 1] == '\r' ? nl - 1 : nl;
+    lines.push_back({pos, end, nl + 1});
+    pos = nl + 1;
+  }
+  return lines;
+}
 
 bool uses_crlf(std::string_view content) {
   bool crlf = false;
@@ -140,12 +136,12 @@ std::vector<uint32_t> line_numbers(std::string_view content, const std::vector<s
 
 std::optional<ClosestRegion> closest_region(std::string_view content, std::string_view needle) {
   if (needle.empty() || content.empty()) return std::nullopt;
-  const std::vector<Line> file = split_lines(content);
+  const std::vector<TextLine> file = split_text_lines(content);
   std::string_view body = needle;
   const bool trailing_newline = body.ends_with('\n');
   if (trailing_newline) body.remove_suffix(1);
   std::vector<std::string_view> want;
-  for (const Line& l : split_lines(body))
+  for (const TextLine& l : split_text_lines(body))
     want.push_back(body.substr(l.begin, l.end - l.begin));
   const size_t k = want.size();
   if (k == 0 || k > file.size()) return std::nullopt;

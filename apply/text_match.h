@@ -11,6 +11,13 @@
 
 namespace blockls::apply {
 
+// One line of a text: its bytes [begin, end) without the line break ("\n" or "\r\n"), the
+// next line starting at `next`. A text ending with "\n" has a last, empty line.
+struct TextLine {
+  size_t begin, end, next;
+};
+std::vector<TextLine> split_text_lines(std::string_view text);
+
 // CRLF when the text has "\r\n" and no bare "\n"; LF otherwise.
 bool uses_crlf(std::string_view content);
 // Every bare "\n" becomes "\r\n".

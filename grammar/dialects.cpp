@@ -50,6 +50,16 @@ std::optional<DialectSet> parse_dialect_set(std::string_view list, std::string* 
   return parse_dialect_set(names, error);
 }
 
+bool repairs_search(Dialect dialect) {
+  if (dialect == Dialect::none) return false;
+  return with_grammar_type(dialect, []<typename G>() {
+    if constexpr (requires { G::repairs_search; })
+      return static_cast<bool>(G::repairs_search);
+    else
+      return false;
+  });
+}
+
 std::optional<std::string> encode_value(std::string_view text, const Block& block,
                                         const Parameter& p, std::string_view value) {
   if (block.dialect == Dialect::none) return std::nullopt;

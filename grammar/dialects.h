@@ -105,6 +105,11 @@ template <typename F> decltype(auto) with_grammar_type(Dialect dialect, F&& f) {
   (std::make_index_sequence<kDialectCount>());
 }
 
+// Whether an edit of `dialect` whose SEARCH text misses the file may still match after Aider's
+// whitespace repairs (apply/search_repair.h). A grammar opts in with
+// `static constexpr bool repairs_search = true;` — the formats whose own tool repairs.
+bool repairs_search(Dialect dialect);
+
 // How a fix writes `value` as the value of parameter `p` of `block` in `text` (the block's
 // dialect decides: see DialectGrammar::encode_value); nullopt when no safe encoding exists.
 std::optional<std::string> encode_value(std::string_view text, const Block& block,

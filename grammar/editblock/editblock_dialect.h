@@ -19,6 +19,9 @@ class EditBlockDialect {
 public:
   // `<<<<<<< SEARCH` (5 to 9 `<`), possibly indented.
   static constexpr StartPrefix kStarts[] = {{'<', '<', true}};
+  // Aider applies a SEARCH text that matches only re-indented or without a leading blank line;
+  // so do we, with SEARCH_NOT_EXACT (apply/search_repair.h).
+  static constexpr bool repairs_search = true;
   static constexpr DialectInfo info{
       Dialect::editblock,
       "editblock",
