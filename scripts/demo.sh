@@ -10,9 +10,9 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLOCKLS_BENCH=O
 cmake --build build -j "${BLOCKLS_JOBS:-2}" --target blockls
 
 echo
-echo "== ./build/blockls check examples/transcript.md"
+echo "== ./build/blockls check examples/mixed.transcript.md"
 status=0
-./build/blockls check --color=auto examples/transcript.md || status=$?
+./build/blockls check --color=auto examples/mixed.transcript.md || status=$?
 echo
 echo "(exit status $status: 0 = no errors, 1 = errors found, 2 = usage or I/O error)"
 [ "$status" -le 1 ]
