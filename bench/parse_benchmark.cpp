@@ -32,7 +32,7 @@ constexpr double kPeakHeapTarget = 3.0;        // peak heap <= 3x the input
 constexpr size_t kStreamChunk = 4096;
 
 struct Corpus {
-  std::string name; // "mixed" or "nesl"
+  std::string name; // "mixed", "nesl", "heredoc", "edits", "every"
   std::string text;
   TranscriptStats stats;
 };
@@ -121,6 +121,18 @@ void BM_StreamingParse(benchmark::State& state, const Corpus* corpus) {
   state.counters["blocks"] = static_cast<double>(blocks);
   state.counters["diags"] = static_cast<double>(diagnostics);
   set_bytes(state, *corpus);
+}
+
+// The new dialects' transcripts: the target figure (check beside memchr) only, so the run
+// stays short.
+void register_ratio_benchmarks(const Corpus& corpus) {
+  const std::string suffix = "/" + corpus.name;
+  benchmark::RegisterBenchmark(("BM_MemchrNewlineScan" + suffix).c_str(), BM_MemchrNewlineScan,
+                               &corpus)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("BM_ParseAndValidate" + suffix).c_str(), BM_ParseAndValidate,
+                               &corpus)
+      ->Unit(benchmark::kMillisecond);
 }
 
 void register_benchmarks(const Corpus& corpus) {
@@ -259,16 +271,33 @@ void print_rate(const RecordingReporter& reporter, const char* label, const std:
 void print_corpus(const Corpus& corpus) {
   const TranscriptStats& s = corpus.stats;
   std::printf("  %s transcript: %.2f MB, %zu lines, %zu blocks (telt %zu, nesl %zu, SHAM %zu, "
-              "NESL %zu), %zu deliberately broken\n",
+              "NESL %zu, heredoc %zu, editblock %zu), %zu deliberately broken\n",
               corpus.name.c_str(), mb(static_cast<double>(corpus.text.size())), s.lines,
               s.total_blocks(), s.telt_blocks, s.nesl_blocks, s.sham_blocks, s.nesl_upper_blocks,
-              s.broken_blocks);
+              s.heredoc_blocks, s.editblock_blocks, s.broken_blocks);
 }
 
-void print_report(const RecordingReporter& reporter, const Corpus& mixed, const Corpus& nesl) {
+// The target line of one of the new dialects' transcripts.
+void print_dialect_ratio(const RecordingReporter& reporter, const Corpus& corpus) {
+  const auto memchr_rate = reporter.rate("BM_MemchrNewlineScan/" + corpus.name);
+  const auto check_rate = reporter.rate("BM_ParseAndValidate/" + corpus.name);
+  if (!memchr_rate || !check_rate || *memchr_rate <= 0) {
+    std::printf("  %-8s (not run)\n", corpus.name.c_str());
+    return;
+  }
+  const double ratio = *check_rate / *memchr_rate;
+  std::printf("  %-8s memchr %8.1f MB/s, check %7.1f MB/s: RATIO %.3fx (target >= %.2fx: %s)\n",
+              corpus.name.c_str(), mb(*memchr_rate), mb(*check_rate), ratio, kMemchrRatioTarget,
+              verdict(ratio >= kMemchrRatioTarget));
+}
+
+void print_report(const RecordingReporter& reporter, const Corpus& mixed, const Corpus& nesl,
+                  const std::vector<const Corpus*>& dialects) {
   std::printf("\n==== blockls benchmark report (MB = 10^6 bytes) ====\n");
   print_corpus(mixed);
   print_corpus(nesl);
+  for (const Corpus* c : dialects)
+    print_corpus(*c);
 
   std::printf("\nMixed transcript (the target figure):\n");
   print_rate(reporter, "memchr newline scan", "BM_MemchrNewlineScan/mixed");
@@ -291,6 +320,10 @@ void print_report(const RecordingReporter& reporter, const Corpus& mixed, const 
   } else {
     std::printf("  RATIO parse+validate / memchr: n/a (both benchmarks must run)\n");
   }
+
+  std::printf("\nOne transcript per newer dialect, and all of them mixed (check / memchr):\n");
+  for (const Corpus* c : dialects)
+    print_dialect_ratio(reporter, *c);
 
   std::printf("\nPure NESL transcript (comparison with nesl-js at %.0f MB/s):\n",
               mb(kNeslJsBytesPerSecond));
@@ -395,12 +428,19 @@ int main(int argc, char** argv) {
   options.seed = flags.seed;
   Corpus mixed{"mixed", {}, {}};
   mixed.text = generate_transcript(options, &mixed.stats);
-  options.nesl_only = true;
+  options.mix = Mix::nesl_only;
   Corpus nesl{"nesl", {}, {}};
   nesl.text = generate_transcript(options, &nesl.stats);
+  Corpus heredoc{"heredoc", {}, {}}, edits{"edits", {}, {}}, every{"every", {}, {}};
+  for (auto [corpus, mix] : {std::pair{&heredoc, Mix::heredoc}, std::pair{&edits, Mix::edits},
+                             std::pair{&every, Mix::every}}) {
+    options.mix = mix;
+    corpus->text = generate_transcript(options, &corpus->stats);
+  }
+  const std::vector<const Corpus*> dialects = {&heredoc, &edits, &every};
 
   if (!flags.write_transcripts.empty()) {
-    for (const Corpus* c : {&mixed, &nesl}) {
+    for (const Corpus* c : {&mixed, &nesl, &heredoc, &edits, &every}) {
       const std::string path = flags.write_transcripts + "/transcript-" + c->name + ".md";
       if (!write_file(path, c->text)) {
         std::fprintf(stderr, "blockls_bench: cannot write %s\n", path.c_str());
@@ -412,11 +452,13 @@ int main(int argc, char** argv) {
 
   register_benchmarks(mixed);
   register_benchmarks(nesl);
+  for (const Corpus* c : dialects)
+    register_ratio_benchmarks(*c);
   RecordingReporter reporter(isatty(STDOUT_FILENO) ? RecordingReporter::OO_ColorTabular
                                                    : RecordingReporter::OO_Tabular);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   std::fflush(stdout);
-  print_report(reporter, mixed, nesl);
+  print_report(reporter, mixed, nesl, dialects);
   benchmark::Shutdown();
   return 0;
 }

@@ -433,11 +433,84 @@ private:
     }
   }
 
+  // ---- heredoc and Aider edit blocks ------------------------------------------------------
+  // A heredoc file write, fenced as models write it; broken ones use the sloppy start-line
+  // spellings and indented terminators that models produce (each a syntax_info with a fix).
+  void heredoc_block(bool broken) {
+    ++stats_->heredoc_blocks;
+    const bool append = rng_.chance(0.1);
+    out_.append("```bash\n");
+    out_.append(broken ? "CAT>" : (append ? "cat >> " : "cat > "));
+    out_.append(path());
+    out_.append(broken ? " << EOF\n" : " << 'EOF'\n");
+    emit(code(40));
+    out_.append(broken && rng_.chance(0.5) ? "  EOF\n" : "EOF\n");
+    out_.append("```\n\n");
+  }
+
+  // An Aider SEARCH/REPLACE edit after its filename line; broken ones lose the divider (the
+  // fence closes first: MALFORMED_EDIT) or widen a marker.
+  void edit_block(bool broken) {
+    ++stats_->editblock_blocks;
+    std::string file = path();
+    out_.append(std::string_view(file).substr(std::string_view("/home/dev/").size()));
+    out_.append("\n```\n");
+    out_.append(broken && rng_.chance(0.5) ? "<<<<<<<< SEARCH\n" : "<<<<<<< SEARCH\n");
+    emit(code(12));
+    const bool lose_divider = broken && rng_.chance(0.5);
+    if (!lose_divider) {
+      out_.append("=======\n");
+      emit(code(16));
+      out_.append(">>>>>>> REPLACE\n");
+    }
+    out_.append("```\n\n");
+  }
+
+  void nesl_fenced(NeslEra era, const std::string& block_id, bool broken) {
+    std::vector<std::string> lines = nesl_block(era, block_id);
+    if (broken) break_nesl(&lines, nesl_tokens(era, block_id));
+    ++(era == NeslEra::sham    ? stats_->sham_blocks
+       : era == NeslEra::upper ? stats_->nesl_upper_blocks
+                               : stats_->nesl_blocks);
+    out_.append(era == NeslEra::sham ? "```sh sham\n" : "```sh nesl\n");
+    emit(lines);
+    out_.append("```\n\n");
+  }
+
+  void telt_fenced(const std::string& block_id, bool broken) {
+    std::vector<std::string> lines = telt_block(block_id);
+    if (broken) break_telt(&lines, block_id);
+    ++stats_->telt_blocks;
+    out_.append("```\n");
+    emit(lines);
+    out_.append("```\n\n");
+  }
+
   void block() {
     const std::string block_id = id();
     const bool broken = rng_.chance(options_.broken_rate);
     stats_->broken_blocks += broken;
-    const size_t kind = options_.nesl_only ? 0 : rng_.below(100);
+    switch (options_.mix) {
+    case Mix::heredoc:
+      return heredoc_block(broken);
+    case Mix::edits:
+      return edit_block(broken);
+    case Mix::every:
+      switch (rng_.below(4)) {
+      case 0:
+        return nesl_fenced(NeslEra::current, block_id, broken);
+      case 1:
+        return telt_fenced(block_id, broken);
+      case 2:
+        return heredoc_block(broken);
+      default:
+        return edit_block(broken);
+      }
+    case Mix::classic:
+    case Mix::nesl_only:
+      break;
+    }
+    const size_t kind = options_.mix == Mix::nesl_only ? 0 : rng_.below(100);
     if (kind < 55) {
       std::vector<std::string> lines = nesl_block(NeslEra::current, block_id);
       if (broken) break_nesl(&lines, nesl_tokens(NeslEra::current, block_id));

@@ -9,10 +9,19 @@
 
 namespace blockls::bench {
 
+// Which blocks a transcript holds.
+enum class Mix {
+  classic,   // TELT and NESL of every era (the long-standing "mixed" figure)
+  nesl_only, // current-era NESL only (the nesl-js comparison)
+  heredoc,   // heredoc file creation only (`cat > PATH << 'EOF'`)
+  edits,     // Aider edit blocks only (an Aider-style transcript)
+  every,     // every registered dialect, in equal shares
+};
+
 struct TranscriptOptions {
   size_t target_bytes = size_t{10} << 20; // stops at the first turn boundary past this size
   uint64_t seed = 0x5eed'b10c'15ULL;
-  bool nesl_only = false;    // prose + current-era NESL blocks only (the nesl-js comparison)
+  Mix mix = Mix::classic;
   double broken_rate = 0.05; // share of blocks that get one mistake
 };
 
@@ -21,10 +30,13 @@ struct TranscriptStats {
   size_t nesl_blocks = 0; // current era
   size_t sham_blocks = 0;
   size_t nesl_upper_blocks = 0;
+  size_t heredoc_blocks = 0;
+  size_t editblock_blocks = 0;
   size_t broken_blocks = 0;
   size_t lines = 0;
   size_t total_blocks() const {
-    return telt_blocks + nesl_blocks + sham_blocks + nesl_upper_blocks;
+    return telt_blocks + nesl_blocks + sham_blocks + nesl_upper_blocks + heredoc_blocks +
+           editblock_blocks;
   }
 };
 
