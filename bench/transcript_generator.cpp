@@ -466,6 +466,28 @@ private:
     out_.append("```\n\n");
   }
 
+  // A replacer edit (seed 001's <<<FILE>>> format); broken ones lose their SEARCH section
+  // (MALFORMED_EDIT: a REPLACE without SEARCH).
+  void replacer_block(bool broken) {
+    ++stats_->replacer_blocks;
+    if (rng_.chance(0.5)) {
+      out_.append("<<<EXPLANATION>>>\n");
+      out_.append(sentence());
+      out_.push_back('\n');
+    }
+    std::string file = path();
+    out_.append("<<<FILE>>>\n");
+    out_.append(std::string_view(file).substr(std::string_view("/home/dev/").size()));
+    out_.push_back('\n');
+    if (!broken) {
+      out_.append("<<<SEARCH>>>\n");
+      emit(code(12));
+    }
+    out_.append("<<<REPLACE>>>\n");
+    emit(code(16));
+    out_.append("<<<END>>>\n\n");
+  }
+
   void nesl_fenced(NeslEra era, const std::string& block_id, bool broken) {
     std::vector<std::string> lines = nesl_block(era, block_id);
     if (broken) break_nesl(&lines, nesl_tokens(era, block_id));
@@ -496,13 +518,15 @@ private:
     case Mix::edits:
       return edit_block(broken);
     case Mix::every:
-      switch (rng_.below(4)) {
+      switch (rng_.below(5)) {
       case 0:
         return nesl_fenced(NeslEra::current, block_id, broken);
       case 1:
         return telt_fenced(block_id, broken);
       case 2:
         return heredoc_block(broken);
+      case 3:
+        return replacer_block(broken);
       default:
         return edit_block(broken);
       }

@@ -32,11 +32,12 @@ struct TranscriptStats {
   size_t nesl_upper_blocks = 0;
   size_t heredoc_blocks = 0;
   size_t editblock_blocks = 0;
+  size_t replacer_blocks = 0;
   size_t broken_blocks = 0;
   size_t lines = 0;
   size_t total_blocks() const {
     return telt_blocks + nesl_blocks + sham_blocks + nesl_upper_blocks + heredoc_blocks +
-           editblock_blocks;
+           editblock_blocks + replacer_blocks;
   }
 };
 
