@@ -25,6 +25,7 @@ namespace code {
 #include "grammar/editblock/codes.def"
 #include "grammar/heredoc/codes.def"
 #include "grammar/nesl/codes.def"
+#include "grammar/sections/codes.def"
 #include "grammar/telt/codes.def"
 #undef DIAG
 } // namespace code

@@ -98,6 +98,10 @@ cat >"$dict" <<'DICT'
 "\\u00e9"
 "\xc3\xa9"
 "\xf0\x9f\x98\x80"
+"chatroom task-started x << 'PARAMS_END'\x0a"
+"---TITLE---\x0a"
+"---(UUID:a1b2c3d4)"
+"PARAMS_END\x0a"
 DICT
 
 # ---- run ------------------------------------------------------------------------------------
