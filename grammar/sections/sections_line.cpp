@@ -87,6 +87,9 @@ std::optional<StartLine> parse_start(std::string_view line) {
     size_t begin = 0, end = 0;
     bool quoted = false;
     if (!shell::lex_word(line, &i, "<>|;&`", &begin, &end, &quoted)) return std::nullopt;
+    // `key = <<'EOT'`: a NESL / SHAM assignment (of a block whose header is broken), not a
+    // command.
+    if (!quoted && end == begin + 1 && line[begin] == '=') return std::nullopt;
     if (first_arg && !quoted && is_subcommand(line.substr(begin, end - begin)))
       start.name_end = end;
     first_arg = false;

@@ -255,6 +255,8 @@ case("cat is the heredoc dialect's; cat without a file is neither",
 case("prose that mentions command input stays prose",
      "Use `chatroom handoff << 'EOF'` to hand off.\nWrite chatroom handoff << EOF, then the text.\nNote: pipe it | tool << EOF\nA << B is a shift.\nfoo > out << EOF\n",
      [])
+case("a NESL assignment with a heredoc value outside a block is not command input",
+     "content = <<'EOT_abc'\nhello\nEOT_abc\n", [])
 case("a body is content: other dialects' start lines and fences inside it",
      "```bash\nchatroom handoff x << 'EOF'\ncat > a.txt << 'X'\n#!telt [3-char SHA: abc]\n<<<<<<< SEARCH\n```\nEOF\n```\n",
      [block(2, 7, "chatroom handoff", {"message": "cat > a.txt << 'X'\n#!telt [3-char SHA: abc]\n<<<<<<< SEARCH\n```"})])
