@@ -33,6 +33,14 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked,
       plan.skipped.push_back(std::move(s));
       continue;
     }
+    if (dialect_info(block.dialect).catalog.never_run) {
+      const std::string name = block.commands.empty() ? "" : std::string(block.commands[0].name);
+      plan.not_run.push_back({static_cast<int>(b), block.id, block.start_line, "",
+                              "command input for '" + name + "' (" +
+                                  std::string(dialect_name(block.dialect)) +
+                                  "): checked, never run"});
+      continue;
+    }
     bool any = false;
     for (size_t c = 0; c < block.commands.size(); ++c) {
       const Command& command = block.commands[c];

@@ -46,7 +46,10 @@ struct SkippedBlock {
 struct Plan {
   std::vector<PlannedAction> actions; // in document order, so sorted by block
   std::vector<SkippedBlock> skipped;  // blocks that are not valid, in document order
-  std::vector<int> planned_blocks;    // valid blocks with at least one action, in order
+  // Valid blocks of a dialect that is checked and shown, never run (command input), in
+  // document order; `code` is empty, `message` says what the block is.
+  std::vector<SkippedBlock> not_run;
+  std::vector<int> planned_blocks; // valid blocks with at least one action, in order
   size_t total_blocks = 0;
 };
 

@@ -216,6 +216,7 @@ nlohmann::json file_json(const FileReport& f, bool dry_run) {
     if (!b.changed_files.empty()) jb["changedFiles"] = b.changed_files;
     if (b.exec_ran) jb["execRan"] = true;
     blocks.push_back(std::move(jb));
+    if (b.status == "not_run") continue; // command input: shown, never run (not a failure)
     if (b.status == "skipped") {
       skipped.push_back(
           {{"blockId", b.id}, {"line", b.line + 1}, {"code", b.code}, {"message", b.error}});
@@ -249,6 +250,10 @@ void print_file_text(std::ostream& out, const FileReport& f, const ApplyConfig& 
     const std::string where = fmt::format("{}:{}: block {}", path, b.line + 1, b.id);
     if (b.status == "skipped") {
       out << fmt::format("{}: skipped, invalid: [{}] {}\n", where, b.code, printable(b.error));
+      continue;
+    }
+    if (b.status == "not_run") {
+      out << fmt::format("{}: not run: {}\n", where, printable(b.error));
       continue;
     }
     if (b.status == "applied" || b.status == "would_apply")
@@ -350,7 +355,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
   std::vector<std::string> touched;
   std::vector<std::string> commit_lines;
   bool any_failed = false, apply_io_error = false;
-  size_t n_applied = 0, n_failed = 0, n_skipped = 0, n_actions = 0;
+  size_t n_applied = 0, n_failed = 0, n_skipped = 0, n_actions = 0, n_not_run = 0;
   for (InputFile& input : inputs) {
     FileReport f;
     f.file = std::move(input);
@@ -364,7 +369,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
       sims.push_back(simulate_block(in, b, simulated, &f.workspace, &simulated));
     if (request.dry_run) dry_state.merge_from(simulated);
 
-    size_t next_skip = 0, next_sim = 0;
+    size_t next_skip = 0, next_sim = 0, next_not_run = 0;
     for (size_t b = 0; b < f.checked.parsed.blocks.size(); ++b) {
       BlockReport r;
       r.block = static_cast<int>(b);
@@ -377,6 +382,13 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
         r.error = s.message;
         ++n_skipped;
         any_failed = true;
+        f.blocks.push_back(std::move(r));
+        continue;
+      }
+      if (next_not_run < f.plan.not_run.size() && f.plan.not_run[next_not_run].block == r.block) {
+        r.status = "not_run"; // command input: checked and shown, never run; not a failure
+        r.error = f.plan.not_run[next_not_run++].message;
+        ++n_not_run;
         f.blocks.push_back(std::move(r));
         continue;
       }
@@ -451,6 +463,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
                           {request.dry_run ? "wouldApply" : "applied", n_applied},
                           {request.dry_run ? "wouldFail" : "failed", n_failed},
                           {"skipped", n_skipped},
+                          {"notRun", n_not_run},
                           {"actions", n_actions}}}};
     if (!git_json.is_null()) j["git"] = git_json;
     out << dump_json(j, 2) << '\n';
@@ -463,6 +476,9 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
                        request.dry_run ? "would apply" : "applied", n_failed,
                        request.dry_run ? "would fail" : "failed", n_skipped, n_actions,
                        n_actions == 1 ? "" : "s", request.dry_run ? "checked" : "run");
+    if (n_not_run > 0)
+      out << fmt::format("{} block{} of command input not run (checked only)\n", n_not_run,
+                         n_not_run == 1 ? "" : "s");
     if (request.dry_run) out << "dry run: nothing was written\n";
   }
   if (apply_io_error || git_failed) return kExitUsage;

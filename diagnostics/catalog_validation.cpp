@@ -104,6 +104,7 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
   }
   const ActionSpec* spec = find_action(catalog, cmd.dialect, cmd.name);
   if (!spec) {
+    if (rules.unknown_commands_quiet) return issues; // command input for any program
     if (!named_by_param)
       issues.push_back({"UNKNOWN_COMMAND", Severity::command_error, -1,
                         fmt::format("Unknown command '{}'", cmd.name),

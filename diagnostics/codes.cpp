@@ -18,6 +18,7 @@ constexpr CodeInfo kCodes[] = {
 #include "grammar/heredoc/codes.def"
 #include "grammar/editblock/codes.def"
 #include "grammar/replacer/codes.def"
+#include "grammar/sections/codes.def"
 #include "diagnostics/codes.def"
 #undef DIAG
 };

@@ -18,16 +18,19 @@ nlohmann::json position_pair(const SourceView& view, size_t offset) {
 nlohmann::json command_params_json(std::string_view text, const Block& block,
                                    const Command& command) {
   nlohmann::json params = nlohmann::json::object();
-  const std::string_view action_param = dialect_info(block.dialect).catalog.action_param;
+  const CatalogRules& rules = dialect_info(block.dialect).catalog;
+  const std::string_view action_param = rules.action_param;
   for (const Parameter& p : command.params) {
     if (!action_param.empty() && p.name == action_param) continue; // names the command
     const std::string value(p.value(text));
-    if (!params.contains(p.name)) {
-      params[p.name] = value;
-    } else if (params[p.name].is_array()) {
-      params[p.name].push_back(value);
+    // The dialect's output key (sections: lowerCamelCase), else the name as written.
+    const std::string key = rules.output_key ? rules.output_key(p.name) : p.name;
+    if (!params.contains(key)) {
+      params[key] = value;
+    } else if (params[key].is_array()) {
+      params[key].push_back(value);
     } else {
-      params[p.name] = nlohmann::json::array({params[p.name], value});
+      params[key] = nlohmann::json::array({params[key], value});
     }
   }
   return params;

@@ -20,6 +20,13 @@
 
 namespace blockls {
 
+// What the end of a start line must be, besides its prefix (see StartPrefix::tail).
+enum class LineTail : uint8_t {
+  any,
+  // The heredoc operator and its marker (`<< 'EOF'`): see shell::may_end_with_operator().
+  heredoc_operator,
+};
+
 // A start line begins with `first` (then `second`, unless it is '\0'). The router's prose
 // filter is built from the union of every dialect's prefixes: a line outside blocks that
 // begins with none of them is prose for every dialect and skips the general routing.
@@ -27,6 +34,9 @@ struct StartPrefix {
   char first;
   char second = '\0';
   bool may_be_indented = false; // the prefix may follow blanks (else only at column 0)
+  // A prefix that nearly every line begins with (any letter) is only one with this tail: the
+  // filter looks at the line's end before it leaves the fast path.
+  LineTail tail = LineTail::any;
 };
 
 // How a dialect spells the catalog's names (diagnostics/action_catalog.json).
@@ -52,6 +62,13 @@ struct CatalogRules {
   std::string_view add_param_before, add_param_after;
   // MISSING_ACTION's message and hint, when `action_param` names the command.
   std::string_view missing_action_message, missing_action_hint;
+  // A command the catalog does not know is parsed but not diagnosed (command input: any
+  // program may take it).
+  bool unknown_commands_quiet = false;
+  // Its blocks are checked and shown, never run (`apply` skips them and says so).
+  bool never_run = false;
+  // The key of a parameter in JSON output and hovers; null: the name as written.
+  std::string (*output_key)(std::string_view name) = nullptr;
 };
 
 struct DialectInfo {

@@ -10,6 +10,7 @@
 #include "grammar/heredoc/heredoc_dialect.h"
 #include "grammar/nesl/nesl_dialect.h"
 #include "grammar/replacer/replacer_dialect.h"
+#include "grammar/sections/sections_dialect.h"
 #include "grammar/telt/telt_dialect.h"
 
 #include <array>
@@ -25,7 +26,8 @@ namespace blockls {
 // The grammars in registration order: the order in which the router offers a line outside
 // blocks (the first that claims it opens the block).
 using DialectGrammars =
-    std::tuple<TeltDialect, NeslDialect, HeredocDialect, EditBlockDialect, ReplacerDialect>;
+    std::tuple<TeltDialect, NeslDialect, HeredocDialect, EditBlockDialect, ReplacerDialect,
+               SectionsDialect>;
 
 namespace detail {
 template <size_t... I> constexpr bool ids_in_order(std::index_sequence<I...>) {

@@ -18,6 +18,7 @@ std::string_view era_name(Era era) {
   case Era::heredoc: return "heredoc";
   case Era::editblock: return "editblock";
   case Era::replacer: return "replacer";
+  case Era::sections: return "sections";
   }
   return "nesl";
 }

@@ -26,6 +26,7 @@ namespace code {
 #include "grammar/heredoc/codes.def"
 #include "grammar/nesl/codes.def"
 #include "grammar/replacer/codes.def"
+#include "grammar/sections/codes.def"
 #include "grammar/telt/codes.def"
 #undef DIAG
 } // namespace code

@@ -2,8 +2,10 @@
 #include "lsp/features.h"
 
 #include "diagnostics/codes.h"
+#include "diagnostics/json_report.h"
 #include "fixits/apply_fixes.h"
 #include "fixits/unified_diff.h"
+#include "grammar/dialects.h"
 #include "grammar/text_edit.h"
 
 #include <algorithm>
@@ -90,6 +92,11 @@ std::string truncate_lines(const std::string& text, size_t max_lines) {
   }
   return text.substr(0, pos) + "… (" +
          std::to_string(std::count(text.begin() + pos, text.end(), '\n')) + " more lines)\n";
+}
+
+// A block of a dialect that is checked and shown, never run (command input).
+bool never_run(const Block& block) {
+  return dialect_info(block.dialect).catalog.never_run;
 }
 
 std::string relative(const apply::ApplyConfig* config, const std::string& path) {
@@ -275,7 +282,13 @@ json code_lenses(const FeatureContext& ctx) {
     const Block& block = blocks[b];
     const size_t errors = ctx.analysis.block_errors(static_cast<int>(b));
     json command;
-    if (errors == 0) {
+    if (errors == 0 && never_run(block)) {
+      // Nothing to apply: say what the block is.
+      const Command* c = block.commands.empty() ? nullptr : &block.commands[0];
+      command = {{"title", "ℹ " + (c ? std::string(c->name) : std::string("command")) + ": " +
+                               count_noun(c ? c->params.size() : 0, "parameter")},
+                 {"command", ""}};
+    } else if (errors == 0) {
       const size_t actions = actions_of[b];
       command = {{"title", "▶ Apply block (" + count_noun(actions, "action") + ")"},
                  {"command", "blockls.executeBlock"},
@@ -322,11 +335,26 @@ json document_symbols(const FeatureContext& ctx) {
       end = std::max(begin, std::min(end, block.range.end));
       const ByteRange selection =
           command.name_range.size() > 0 ? command.name_range : ByteRange{begin, begin};
-      children.push_back({{"name", name},
-                          {"kind", 12},
-                          {"range", mapper.range_json({std::min(begin, selection.begin),
-                                                       std::max(end, selection.end)})},
-                          {"selectionRange", mapper.range_json(selection)}});
+      json symbol = {{"name", name},
+                     {"kind", 12},
+                     {"range", mapper.range_json({std::min(begin, selection.begin),
+                                                  std::max(end, selection.end)})},
+                     {"selectionRange", mapper.range_json(selection)}};
+      if (never_run(block)) {
+        // Command input: its parameters, by their output keys (kind 7: Property).
+        const auto key = dialect_info(block.dialect).catalog.output_key;
+        json params = json::array();
+        for (const Parameter& p : command.params) {
+          const ByteRange at{std::min(p.name_range.begin, p.value_range.begin),
+                             std::max(p.name_range.end, p.value_range.end)};
+          params.push_back({{"name", key ? key(p.name) : p.name},
+                            {"kind", 7},
+                            {"range", mapper.range_json(at)},
+                            {"selectionRange", mapper.range_json(p.name_range)}});
+        }
+        symbol["children"] = std::move(params);
+      }
+      children.push_back(std::move(symbol));
     }
     const ByteRange range{block.range.begin, std::max(block.range.begin, block.range.end)};
     const ByteRange selection =
@@ -371,6 +399,14 @@ json hover(const FeatureContext& ctx, Position position) {
     for (const Diagnostic& d : a.diagnostics)
       if (d.block == b && is_error(d.severity))
         md << "- line " << d.line + 1 << ": " << d.message << " `" << d.code << "`\n";
+  } else if (never_run(block)) {
+    // Command input: the decoded parameters, as the command would receive them.
+    md << " — ℹ command input, checked and shown, never run\n\n";
+    for (const Command& c : block.commands)
+      md << "`" << c.name << "`\n\n```json\n"
+         << command_params_json(*a.text, block, c)
+                .dump(2, ' ', false, json::error_handler_t::replace)
+         << "\n```\n";
   } else {
     size_t count = 0;
     for (const apply::PlannedAction& pa : a.plan().actions)

@@ -104,6 +104,10 @@ cat >"$dict" <<'DICT'
 "<<<REPLACE>>>\x0a"
 "<<<OVERWRITE>>>\x0a"
 "<<<END>>>\x0a"
+"chatroom task-started x << 'PARAMS_END'\x0a"
+"---TITLE---\x0a"
+"---(UUID:a1b2c3d4)"
+"PARAMS_END\x0a"
 DICT
 
 # ---- run ------------------------------------------------------------------------------------

@@ -1,48 +1,16 @@
 // Heredoc start lines (see heredoc_line.h): a small scanner over the line's bytes.
 #include "grammar/heredoc/heredoc_line.h"
 
+#include "grammar/shell_heredoc.h"
+
 namespace blockls::heredoc {
 namespace {
 
-bool is_blank(char c) {
-  return c == ' ' || c == '\t';
-}
-
-size_t skip_blanks(std::string_view s, size_t i) {
-  while (i < s.size() && is_blank(s[i]))
-    ++i;
-  return i;
-}
+using shell::is_blank;
+using shell::skip_blanks;
 
 char lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-// An operand at `*i` (a path or a marker): `"…"`, `'…'`, or a bare word that stops at a blank,
-// a quote or `stop` bytes. Sets its bounds (without quotes); false when there is none.
-bool operand(std::string_view s, size_t* i, std::string_view stop, size_t* begin, size_t* end,
-             bool* quoted) {
-  if (*i >= s.size()) return false;
-  const char q = s[*i];
-  if (q == '"' || q == '\'') {
-    const size_t close = s.find(q, *i + 1);
-    if (close == std::string_view::npos || close == *i + 1) return false;
-    *begin = *i + 1;
-    *end = close;
-    *i = close + 1;
-    *quoted = true;
-    return true;
-  }
-  size_t j = *i;
-  while (j < s.size() && !is_blank(s[j]) && s[j] != '"' && s[j] != '\'' &&
-         stop.find(s[j]) == std::string_view::npos)
-    ++j;
-  if (j == *i) return false;
-  *begin = *i;
-  *end = j;
-  *i = j;
-  *quoted = false;
-  return true;
 }
 
 } // namespace
@@ -75,19 +43,19 @@ std::optional<StartLine> parse_start(std::string_view line) {
         ++i;
       }
       i = skip_blanks(line, i);
-      if (!operand(line, &i, "<>|;&", &start.path_begin, &start.path_end, &start.path_quoted))
+      if (!shell::lex_word(line, &i, "<>|;&", &start.path_begin, &start.path_end,
+                           &start.path_quoted))
         return std::nullopt;
       have_path = true;
     } else if (line[i] == '<' && i + 1 < line.size() && line[i + 1] == '<' && !have_mark) {
-      i += 2;
-      if (i < line.size() && line[i] == '-') {
-        dash = true;
-        ++i;
-      }
-      i = skip_blanks(line, i);
-      if (i < line.size() && (line[i] == '"' || line[i] == '\'')) mark_quote = line[i];
-      if (!operand(line, &i, "<>|;&", &start.mark_begin, &start.mark_end, &mark_quoted))
-        return std::nullopt;
+      const std::optional<shell::Operator> op = shell::lex_operator(line, i);
+      if (!op) return std::nullopt;
+      start.mark_begin = op->mark_begin;
+      start.mark_end = op->mark_end;
+      dash = op->dash;
+      mark_quoted = op->quoted;
+      mark_quote = op->quote;
+      i = op->end;
       have_mark = true;
     } else {
       return std::nullopt; // anything else: not the command (prose, another command)

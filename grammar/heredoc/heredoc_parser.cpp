@@ -4,6 +4,7 @@
 // semantics: the file ends with a newline; an empty body is an empty file).
 #include "grammar/heredoc/heredoc_parser.h"
 
+#include "grammar/shell_heredoc.h"
 #include "grammar/syntax_code.h"
 
 namespace blockls {
@@ -13,38 +14,10 @@ bool is_phantom(const LineRef& line) {
   return !line.has_newline && line.begin == line.end;
 }
 
-std::string_view trim_blanks(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t'))
-    ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t'))
-    --e;
-  return s.substr(b, e - b);
-}
-
 std::string quote(std::string_view s) {
   std::string out = "'";
   out.append(s);
   out += '\'';
-  return out;
-}
-
-// The body [begin, end) of `text` as the file's content: its lines (without "\r" before
-// "\n") joined with "\n", plus a final "\n".
-std::string body_content(std::string_view text, size_t begin, size_t end) {
-  std::string out;
-  out.reserve(end - begin + 1);
-  size_t pos = begin;
-  while (pos <= end) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos || nl > end) nl = end;
-    size_t line_end = nl;
-    if (line_end > pos && text[line_end - 1] == '\r' && nl < end) --line_end;
-    out.append(text.substr(pos, line_end - pos));
-    out += '\n';
-    if (nl >= end) break;
-    pos = nl + 1;
-  }
   return out;
 }
 
@@ -119,12 +92,13 @@ void HeredocParser::on_line(const LineRef& line, ParseContext& ctx) {
   Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
   if (b.fence_close_line && *b.fence_close_line == line.number && fence_close_begin_ == npos)
     fence_close_begin_ = line.begin;
-  if (line.text == mark_) {
+  const shell::Terminator end = shell::terminator(line.text, mark_);
+  if (end == shell::Terminator::exact) {
     last_end_ = line.end;
     close_block(ctx, line.number);
     return;
   }
-  if (trim_blanks(line.text) == mark_) {
+  if (end == shell::Terminator::indented) {
     report(ctx, make_diagnostic(code::INDENTED_TERMINATOR, Dialect::heredoc, block_, line.number,
                                 {line.begin, line.end},
                                 "The heredoc's end marker " + quote(mark_) +
@@ -154,7 +128,7 @@ void HeredocParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_l
   p.value_is_slice = false;
   if (body_begin_ != npos) {
     p.value_range = {body_begin_, body_end_};
-    p.decoded = body_content(ctx.text, body_begin_, body_end_);
+    p.decoded = shell::body_content(ctx.text, body_begin_, body_end_);
   } else {
     // An empty body: an empty file. The (empty) value sits where the body would begin.
     const size_t at = std::min(ctx.text.size(), b.range.end);
@@ -166,19 +140,9 @@ void HeredocParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_l
 void HeredocParser::finish(ParseContext& ctx, uint32_t) {
   if (block_ < 0) return;
   const Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
-  const std::string nl = crlf_ ? "\r\n" : "\n";
-  TextEdit edit;
   std::string where;
-  if (fence_close_begin_ != npos) {
-    edit = {{fence_close_begin_, fence_close_begin_}, mark_ + nl};
-    where = "before the closing Markdown fence at line " + std::to_string(*b.fence_close_line + 1);
-  } else if (!ctx.text.empty() && ctx.text.back() == '\n') {
-    edit = {{ctx.text.size(), ctx.text.size()}, mark_ + nl};
-    where = "at the end";
-  } else {
-    edit = {{ctx.text.size(), ctx.text.size()}, nl + mark_};
-    where = "at the end";
-  }
+  const TextEdit edit = shell::close_heredoc_edit(ctx.text, fence_close_begin_, b.fence_close_line,
+                                                  mark_, crlf_, &where);
   const ByteRange start_line{b.range.begin, start_end_};
   Diagnostic d =
       make_diagnostic(code::UNCLOSED_HEREDOC, Dialect::heredoc, block_, b.start_line, start_line,

@@ -8,6 +8,7 @@
 #include "grammar/bytes.h"
 #include "grammar/dialects.h"
 #include "grammar/markdown_fence.h"
+#include "grammar/shell_heredoc.h"
 
 #include <algorithm>
 #include <array>
@@ -35,10 +36,22 @@ constexpr std::array<uint8_t, 256> prose_table(bool indented) {
         if (c <= ' ' || c >= 0x80) t[c] = 1;
     for (const StartPrefix& p : info->starts) {
       if (indented && !p.may_be_indented) continue;
+      if (p.tail != LineTail::any) continue; // see tail_table()
       mark(static_cast<unsigned char>(p.first),
            p.second == '\0' ? uint8_t{1} : static_cast<uint8_t>(p.second));
     }
   }
+  return t;
+}
+
+// The table of ProseFilter's second stage: per first byte (at column 0, or after blanks), true
+// when a prefix begins with it that a start line has only with a heredoc operator at its end.
+constexpr std::array<bool, 256> tail_table(bool indented) {
+  std::array<bool, 256> t{};
+  for (const DialectInfo* info : kDialectInfos)
+    for (const StartPrefix& p : info->starts)
+      if (p.tail == LineTail::heredoc_operator && (!indented || p.may_be_indented))
+        t[static_cast<unsigned char>(p.first)] = true;
   return t;
 }
 
@@ -59,8 +72,17 @@ public:
     const uint8_t need = kIndented[static_cast<unsigned char>(first)];
     return (need == 0) | ((need > 1) & (static_cast<uint8_t>(second) != need));
   }
+  // The second stage, for a line the first stage found plain: false when its first byte (at
+  // column 0 unless `indented`) begins a prefix with a LineTail and the line of `n` bytes at
+  // `p` may end so. Only the line's last word is read: prose stays cheap.
+  static bool plain_tail(char first, bool indented, const char* p, size_t n) {
+    const bool tail = (indented ? kTailIndented : kTailColumn0)[static_cast<unsigned char>(first)];
+    return !tail || !shell::may_end_with_operator(p, n);
+  }
 
 private:
+  static constexpr std::array<bool, 256> kTailColumn0 = tail_table(false);
+  static constexpr std::array<bool, 256> kTailIndented = tail_table(true);
   static constexpr std::array<uint8_t, 256> kColumn0 = prose_table(false);
   static constexpr std::array<uint8_t, 256> kIndented = prose_table(true);
 };
@@ -266,8 +288,9 @@ private:
   // for every dialect.
   static bool is_plain_after_blanks(std::string_view t, size_t lead) {
     const char second = lead + 1 < t.size() ? t[lead + 1] : '\0';
-    return lead == 0 ? ProseFilter::plain_start(t[0], second)
-                     : ProseFilter::plain_after_blanks(t[lead], second);
+    return (lead == 0 ? ProseFilter::plain_start(t[0], second)
+                      : ProseFilter::plain_after_blanks(t[lead], second)) &&
+           ProseFilter::plain_tail(t[lead], lead > 0, t.data(), t.size());
   }
 
   void route(std::string_view text, const LineRef& line) {
@@ -331,14 +354,17 @@ private:
   // no Markdown fence (see ProseFilter). Outside blocks such a line is plain prose for every
   // dialect (Markdown headings and bullet lists included).
   static bool is_plain_line(std::string_view line) {
-    return line.empty() || ProseFilter::plain_start(line[0], line.size() > 1 ? line[1] : '\0');
+    return line.empty() || (ProseFilter::plain_start(line[0], line.size() > 1 ? line[1] : '\0') &&
+                            ProseFilter::plain_tail(line[0], false, line.data(), line.size()));
   }
 
   // is_plain_line() for a line of `n` bytes at `p` that is followed by its line break (so
   // p[n] may be read), without a branch: which prose line is plain is unpredictable.
   static bool is_plain_line_before_break(const char* p, size_t n) {
-    // p[1]: the break of a 1-byte line
-    return (n == 0) | ProseFilter::plain_start(p[0], p[n > 0 ? 1 : 0]);
+    // p[1]: the break of a 1-byte line. The tail is read only for a line the table finds
+    // plain (a branch: most prose lines begin with a letter, few end with `<< MARK`).
+    if (n == 0) return true;
+    return ProseFilter::plain_start(p[0], p[1]) && ProseFilter::plain_tail(p[0], false, p, n);
   }
 
   void after_line(const LineRef& line) {

@@ -20,7 +20,11 @@ TEST_CASE("the built-in catalog has every action of spec/actions.md", "[catalog]
     INFO(name);
     CHECK(c.find_nesl(name) != nullptr);
   }
-  CHECK(c.actions().size() == 15);
+  // And the seed-002 commands of the sections dialect (command input, never run).
+  CHECK(c.actions().size() == 17);
+  CHECK(c.find(Dialect::sections, "chatroom task-started")->find_param("TITLE")->required);
+  CHECK(!c.find(Dialect::sections, "chatroom task-started")->find_param("TECH_SPECS")->required);
+  CHECK(c.find(Dialect::sections, "chatroom handoff")->find_param("MESSAGE")->required);
   // clada's line-number actions, under slupe's names too, and its multi-file replace.
   CHECK(c.find_nesl("read_file_numbered")->name == "file_read_numbered");
   CHECK(c.find_nesl("replace_lines_in_file")->name == "file_replace_lines");
