@@ -17,6 +17,7 @@ constexpr CodeInfo kCodes[] = {
 #include "grammar/nesl/codes.def"
 #include "grammar/heredoc/codes.def"
 #include "grammar/editblock/codes.def"
+#include "grammar/patch/codes.def"
 #include "diagnostics/codes.def"
 #undef DIAG
 };

@@ -17,6 +17,7 @@ std::string_view era_name(Era era) {
   case Era::nesl: return "nesl";
   case Era::heredoc: return "heredoc";
   case Era::editblock: return "editblock";
+  case Era::patch: return "patch";
   }
   return "nesl";
 }

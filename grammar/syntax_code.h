@@ -26,6 +26,7 @@ namespace code {
 #include "grammar/heredoc/codes.def"
 #include "grammar/nesl/codes.def"
 #include "grammar/telt/codes.def"
+#include "grammar/patch/codes.def"
 #undef DIAG
 } // namespace code
 

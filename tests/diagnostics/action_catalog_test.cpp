@@ -16,11 +16,11 @@ TEST_CASE("the built-in catalog has every action of spec/actions.md", "[catalog]
   for (const char* name : {"file_write", "file_append", "file_replace_text", "file_replace_all_text",
                            "file_replace_text_range", "file_delete", "file_move", "file_read", "files_read",
                            "dir_create", "dir_delete", "exec", "file_read_numbered",
-                           "file_replace_lines", "files_replace_all_text"}) {
+                           "file_replace_lines", "files_replace_all_text", "file_patch"}) {
     INFO(name);
     CHECK(c.find_nesl(name) != nullptr);
   }
-  CHECK(c.actions().size() == 15);
+  CHECK(c.actions().size() == 16);
   // clada's line-number actions, under slupe's names too, and its multi-file replace.
   CHECK(c.find_nesl("read_file_numbered")->name == "file_read_numbered");
   CHECK(c.find_nesl("replace_lines_in_file")->name == "file_replace_lines");
