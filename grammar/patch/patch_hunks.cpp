@@ -13,7 +13,7 @@ std::string_view trim_blanks(std::string_view s) {
 
 HunkReader::Step HunkReader::fail(std::string message) {
   message_ = std::move(message);
-  // Recovery: the malformed line is skipped; what follows is read as a new chunk's lines.
+  // Recovery: the malformed line is skipped; what follows starts a new chunk.
   in_chunk_ = false;
   any_ = true;
   return Step::error;
@@ -57,10 +57,11 @@ HunkReader::Step HunkReader::feed(std::string_view line, size_t number) {
     const Step s = chunk_line(line);
     if (s != Step::ended) return s;
     if (first) {
-      chunks_.pop_back();
-      return fail("Unexpected line found in update hunk: '" + std::string(line) +
-                  "'. Every line should start with ' ' (context) or '+' (added line) or '-' "
-                  "(removed line)");
+      // Recovery: the line is skipped and the chunk stays open for the lines after it.
+      message_ = "Unexpected line found in update hunk: '" + std::string(line) +
+                 "'. Every line should start with ' ' (context) or '+' (added line) or '-' "
+                 "(removed line)";
+      return Step::error;
     }
     in_chunk_ = false; // the chunk ended before this line: read it as a chunk header
   }
@@ -82,8 +83,13 @@ HunkReader::Step HunkReader::feed(std::string_view line, size_t number) {
     any_ = true;
     return feed(line, number);
   } else {
-    return fail("Expected update hunk to start with a @@ context marker, got: '" +
-                std::string(line) + "'");
+    // Recovery: the line is skipped; the lines after it are read as a chunk's.
+    chunks_.push_back(std::move(c));
+    in_chunk_ = true;
+    parsed_ = 1;
+    message_ = "Expected update hunk to start with a @@ context marker, got: '" +
+               std::string(line) + "'";
+    return Step::error;
   }
   in_chunk_ = true;
   parsed_ = 0;

@@ -59,6 +59,7 @@ void PatchParser::variant(const LineRef& line, std::string_view t, ParseContext&
 
 void PatchParser::malformed(const LineRef& line, ParseContext& ctx, std::string message,
                             std::string hint, std::vector<Fix> fixes) {
+  errors_ = true;
   ctx.out->diagnostics.push_back(make_diagnostic(code::MALFORMED_EDIT, Dialect::patch, block_,
                                                  line.number, {line.begin, line.end},
                                                  std::move(message), std::move(hint),
@@ -79,6 +80,7 @@ bool PatchParser::try_start(const LineRef& line, ParseContext& ctx) {
   b.id_range = {marker, marker + t.size()};
   op_ = Op::none;
   fence_close_begin_ = npos;
+  errors_ = false;
   crlf_ = line.end < ctx.text.size() && ctx.text[line.end] == '\r';
   variant(line, t, ctx);
   return true;
@@ -214,7 +216,7 @@ void PatchParser::on_line(const LineRef& line, ParseContext& ctx) {
 void PatchParser::close(ParseContext& ctx, std::optional<uint32_t> end_line) {
   Block& b = block(ctx);
   b.end_line = end_line;
-  if (b.commands.empty() && end_line)
+  if (b.commands.empty() && end_line && !errors_)
     ctx.out->diagnostics.push_back(make_diagnostic(
         code::MALFORMED_EDIT, Dialect::patch, block_, b.start_line, b.id_range,
         "No files were modified.",

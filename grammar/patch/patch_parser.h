@@ -50,6 +50,7 @@ private:
   size_t hunk_lines_ = 0;      // lines fed to hunks_
   bool crlf_ = false;          // the Begin line ends with "\r\n"
   size_t fence_close_begin_ = npos; // first byte of the Markdown fence's closer
+  bool errors_ = false;             // a malformed line was reported in the open block
 };
 
 } // namespace blockls

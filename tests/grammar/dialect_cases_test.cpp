@@ -1,5 +1,5 @@
 // Runs the golden cases of the newer dialects (tests/data/<dialect>/*.json with a "cases"
-// list: heredoc, editblock): for each case,
+// list: heredoc, editblock, patch): for each case,
 // `blockls check`'s view of the whole document (every dialect on) — blocks with their dialect,
 // lines, commands (type, canonical action, parameters) and the diagnostics (code, severity,
 // 1-based line) — and the text after every preferred fix. The chunk-invariance, incremental
@@ -88,4 +88,8 @@ TEST_CASE("heredoc golden cases", "[heredoc][conformance]") {
 
 TEST_CASE("editblock golden cases", "[editblock][conformance]") {
   run_cases("editblock");
+}
+
+TEST_CASE("patch golden cases", "[patch][conformance]") {
+  run_cases("patch");
 }
