@@ -36,10 +36,14 @@ char ascii_for(uint32_t cp) {
 // Compares two lines by pass `pass` (0 exact, 1 trailing blanks, 2 both ends, 3 punctuation).
 bool same(std::string_view a, std::string_view b, int pass) {
   switch (pass) {
-  case 0: return a == b;
-  case 1: return rtrim(a) == rtrim(b);
-  case 2: return trim(a) == trim(b);
-  default: return normalise_punctuation(trim(a)) == normalise_punctuation(trim(b));
+  case 0:
+    return a == b;
+  case 1:
+    return rtrim(a) == rtrim(b);
+  case 2:
+    return trim(a) == trim(b);
+  default:
+    return normalise_punctuation(trim(a)) == normalise_punctuation(trim(b));
   }
 }
 
@@ -167,9 +171,8 @@ PatchOutcome apply_chunks(std::string_view content, const std::vector<patch::Chu
     edits.emplace_back(m.front(), pattern.size(), std::move(added));
     at = m.front() + pattern.size();
   }
-  std::stable_sort(edits.begin(), edits.end(), [](const auto& a, const auto& b) {
-    return std::get<0>(a) < std::get<0>(b);
-  });
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   std::vector<std::string_view> result;
   size_t pos = 0;
   for (const auto& [first, count, added] : edits) {

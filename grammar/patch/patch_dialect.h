@@ -20,23 +20,22 @@ public:
   // `*** Begin Patch`, possibly indented. The second byte keeps Markdown bullets (`* item`)
   // on the prose fast path.
   static constexpr StartPrefix kStarts[] = {{'*', '*', true}};
-  static constexpr DialectInfo info{
-      Dialect::patch,
-      "patch",
-      {},
-      "Codex patches (*** Begin Patch)",
-      kStarts,
-      false,
-      "patch",
-      // One command per file operation, named by its header.
-      {CatalogNames::lower, "", false, false, "file operation", "Add the ", " of the operation",
-       "", ""},
-      {}, // patches sit in transcripts: no file type of their own
-      "*** Begin Patch\n"
-      "*** Add File: src/hello.txt\n"
-      "+Hello, world!\n"
-      "*** End Patch\n",
-      patch::kInstructions};
+  static constexpr DialectInfo info{Dialect::patch,
+                                    "patch",
+                                    {},
+                                    "Codex patches (*** Begin Patch)",
+                                    kStarts,
+                                    false,
+                                    "patch",
+                                    // One command per file operation, named by its header.
+                                    {CatalogNames::lower, "", false, false, "file operation",
+                                     "Add the ", " of the operation", "", ""},
+                                    {}, // patches sit in transcripts: no file type of their own
+                                    "*** Begin Patch\n"
+                                    "*** Add File: src/hello.txt\n"
+                                    "+Hello, world!\n"
+                                    "*** End Patch\n",
+                                    patch::kInstructions};
 
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }

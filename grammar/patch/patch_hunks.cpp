@@ -87,8 +87,8 @@ HunkReader::Step HunkReader::feed(std::string_view line, size_t number) {
     chunks_.push_back(std::move(c));
     in_chunk_ = true;
     parsed_ = 1;
-    message_ = "Expected update hunk to start with a @@ context marker, got: '" +
-               std::string(line) + "'";
+    message_ =
+        "Expected update hunk to start with a @@ context marker, got: '" + std::string(line) + "'";
     return Step::error;
   }
   in_chunk_ = true;
@@ -123,9 +123,9 @@ std::optional<std::vector<Chunk>> parse_hunks(std::string_view hunks, std::strin
     const HunkReader::Step s = reader.feed(line, number);
     if (s == HunkReader::Step::error || s == HunkReader::Step::ended) {
       if (error)
-        *error = s == HunkReader::Step::error ? reader.message()
-                                              : "Unexpected line in update hunks: '" +
-                                                    std::string(line) + "'";
+        *error = s == HunkReader::Step::error
+                     ? reader.message()
+                     : "Unexpected line in update hunks: '" + std::string(line) + "'";
       return std::nullopt;
     }
     pos = end + 1;

@@ -44,8 +44,8 @@ private:
   Step fail(std::string message);
 
   bool in_chunk_ = false;
-  size_t parsed_ = 0;   // lines of the open chunk
-  bool any_ = false;    // a chunk was opened (or a malformed line recovered as one)
+  size_t parsed_ = 0; // lines of the open chunk
+  bool any_ = false;  // a chunk was opened (or a malformed line recovered as one)
   std::vector<Chunk> chunks_;
   std::string message_;
 };

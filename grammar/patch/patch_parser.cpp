@@ -11,7 +11,9 @@ namespace {
 
 using patch::trim_blanks;
 
-bool is_phantom(const LineRef& line) { return !line.has_newline && line.begin == line.end; }
+bool is_phantom(const LineRef& line) {
+  return !line.has_newline && line.begin == line.end;
+}
 
 // [begin, end) of `text` (whole lines) as a parameter value: the slice when it has no "\r" and
 // ends with "\n", else its lines without "\r" plus a final "\n".
@@ -51,8 +53,9 @@ void PatchParser::variant(const LineRef& line, std::string_view t, ParseContext&
   const ByteRange r{line.begin, line.end};
   ctx.out->diagnostics.push_back(make_diagnostic(
       code::PATCH_MARKER_VARIANT, Dialect::patch, block_, line.number, r,
-      "Patch marker '" + std::string(line.text) + "' is accepted, but blanks around it are not "
-                                                 "part of the format",
+      "Patch marker '" + std::string(line.text) +
+          "' is accepted, but blanks around it are not "
+          "part of the format",
       "Write '" + std::string(t) + "' alone on its line, without blanks around it",
       {Fix{"Remove the blanks around '" + std::string(t) + "'", true, {{r, std::string(t)}}}}));
 }
@@ -60,10 +63,9 @@ void PatchParser::variant(const LineRef& line, std::string_view t, ParseContext&
 void PatchParser::malformed(const LineRef& line, ParseContext& ctx, std::string message,
                             std::string hint, std::vector<Fix> fixes) {
   errors_ = true;
-  ctx.out->diagnostics.push_back(make_diagnostic(code::MALFORMED_EDIT, Dialect::patch, block_,
-                                                 line.number, {line.begin, line.end},
-                                                 std::move(message), std::move(hint),
-                                                 std::move(fixes)));
+  ctx.out->diagnostics.push_back(make_diagnostic(
+      code::MALFORMED_EDIT, Dialect::patch, block_, line.number, {line.begin, line.end},
+      std::move(message), std::move(hint), std::move(fixes)));
 }
 
 bool PatchParser::try_start(const LineRef& line, ParseContext& ctx) {
@@ -178,9 +180,10 @@ void PatchParser::on_line(const LineRef& line, ParseContext& ctx) {
     }
     if (!t.starts_with("***")) {
       body_end_ = line.next;
-      malformed(line, ctx, "Invalid Add File line (missing '+')",
-                "Start every line of an added file with '+'",
-                {Fix{"Insert '+' at the start of the line", true, {{{line.begin, line.begin}, "+"}}}});
+      malformed(
+          line, ctx, "Invalid Add File line (missing '+')",
+          "Start every line of an added file with '+'",
+          {Fix{"Insert '+' at the start of the line", true, {{{line.begin, line.begin}, "+"}}}});
       return;
     }
     end_op(ctx);
@@ -244,11 +247,12 @@ void PatchParser::finish(ParseContext& ctx) {
     d.line_dependent = true;
   } else {
     const bool ends_nl = !ctx.text.empty() && ctx.text.back() == '\n';
-    d = make_diagnostic(code::UNCLOSED_BLOCK, Dialect::patch, block_, b.start_line, b.id_range,
-                        message, "Add '*** End Patch' after the patch's last line",
-                        {Fix{"Append '*** End Patch'",
-                             true,
-                             {{{ctx.text.size(), ctx.text.size()}, ends_nl ? end + nl : nl + end}}}});
+    d = make_diagnostic(
+        code::UNCLOSED_BLOCK, Dialect::patch, block_, b.start_line, b.id_range, message,
+        "Add '*** End Patch' after the patch's last line",
+        {Fix{"Append '*** End Patch'",
+             true,
+             {{{ctx.text.size(), ctx.text.size()}, ends_nl ? end + nl : nl + end}}}});
   }
   ctx.out->diagnostics.push_back(std::move(d));
   close(ctx, std::nullopt);

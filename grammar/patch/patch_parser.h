@@ -40,15 +40,15 @@ private:
 
   int32_t block_ = -1;
   Op op_ = Op::none;
-  bool may_move_ = false;      // the line after `*** Update File:` may be `*** Move to:`
-  size_t body_begin_ = npos;   // first byte of the operation's `+` lines / hunks
-  size_t body_end_ = npos;     // end of its last line (with the break)
-  uint32_t op_line_ = 0;       // the operation's header line
-  ByteRange op_range;          // its header's marker
+  bool may_move_ = false;    // the line after `*** Update File:` may be `*** Move to:`
+  size_t body_begin_ = npos; // first byte of the operation's `+` lines / hunks
+  size_t body_end_ = npos;   // end of its last line (with the break)
+  uint32_t op_line_ = 0;     // the operation's header line
+  ByteRange op_range;        // its header's marker
   std::string op_path_;
   patch::HunkReader hunks_;
-  size_t hunk_lines_ = 0;      // lines fed to hunks_
-  bool crlf_ = false;          // the Begin line ends with "\r\n"
+  size_t hunk_lines_ = 0;           // lines fed to hunks_
+  bool crlf_ = false;               // the Begin line ends with "\r\n"
   size_t fence_close_begin_ = npos; // first byte of the Markdown fence's closer
   bool errors_ = false;             // a malformed line was reported in the open block
 };

@@ -86,12 +86,12 @@ TEST_CASE("the hunk locator reports lines not found and lines found twice", "[ap
 
 TEST_CASE("a CRLF file keeps CRLF, non-ASCII lines match byte for byte", "[apply][patch]") {
   CHECK(applied("one\r\ntwo\r\n", "@@\n-two\n+2\n") == "one\r\n2\r\n");
-  CHECK(applied("caf\xC3\xA9\nna\xC3\xAFve\n", "@@\n caf\xC3\xA9\n-na\xC3\xAFve\n+naive \xE2\x9C\x85\n") ==
+  CHECK(applied("caf\xC3\xA9\nna\xC3\xAFve\n",
+                "@@\n caf\xC3\xA9\n-na\xC3\xAFve\n+naive \xE2\x9C\x85\n") ==
         "caf\xC3\xA9\nnaive \xE2\x9C\x85\n");
 }
 
-TEST_CASE("a patch against the workspace: not found, ambiguous, missing file",
-          "[apply][patch]") {
+TEST_CASE("a patch against the workspace: not found, ambiguous, missing file", "[apply][patch]") {
   ApplyConfig config;
   std::string error;
   REQUIRE(make_config(make_temp_dir(), &config, &error));
@@ -124,8 +124,7 @@ TEST_CASE("a patch against the workspace: not found, ambiguous, missing file",
   std::filesystem::remove_all(root);
 }
 
-TEST_CASE("blockls apply moves an updated file and rolls back a failing block",
-          "[apply][patch]") {
+TEST_CASE("blockls apply moves an updated file and rolls back a failing block", "[apply][patch]") {
   const std::string root = make_temp_dir();
   put_file(root + "/src/a.txt", "one\ntwo\n");
   ProcessResult r = run_blockls({"apply", "--root", root, "-"},

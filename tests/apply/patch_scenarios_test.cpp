@@ -27,11 +27,13 @@ const std::string kDir = std::string(BLOCKLS_TEST_DATA_DIR) + "/patch/codex_scen
 
 // The scenarios that Codex rejects (the patch fails as a whole), and the one where Codex keeps
 // a partial result that blockls, all or nothing per block, does not.
-const std::set<std::string> kRejected = {
-    "005_rejects_empty_patch",           "006_rejects_missing_context",
-    "007_rejects_missing_file_delete",   "008_rejects_empty_update_hunk",
-    "009_requires_existing_file_for_update", "012_delete_directory_fails",
-    "013_rejects_invalid_hunk_header"};
+const std::set<std::string> kRejected = {"005_rejects_empty_patch",
+                                         "006_rejects_missing_context",
+                                         "007_rejects_missing_file_delete",
+                                         "008_rejects_empty_update_hunk",
+                                         "009_requires_existing_file_for_update",
+                                         "012_delete_directory_fails",
+                                         "013_rejects_invalid_hunk_header"};
 const std::string kPartial = "015_failure_after_partial_success_leaves_changes";
 
 std::string slurp(const fs::path& p) {
@@ -72,7 +74,8 @@ TEST_CASE("every Codex apply_patch scenario gives its expected tree with blockls
     if (fs::exists(scenario / "input"))
       fs::copy(scenario / "input", root, fs::copy_options::recursive);
     const auto input = files_under(root);
-    const ProcessResult r = run_blockls({"apply", "--root", root, "-"}, slurp(scenario / "patch.txt"));
+    const ProcessResult r =
+        run_blockls({"apply", "--root", root, "-"}, slurp(scenario / "patch.txt"));
     INFO(r.out << r.err);
     if (kRejected.count(name) || name == kPartial) {
       CHECK(r.exit_code == 1);

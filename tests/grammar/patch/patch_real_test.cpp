@@ -20,8 +20,7 @@ namespace {
 const std::string kReal = std::string(BLOCKLS_TEST_DATA_DIR) + "/patch/real";
 }
 
-TEST_CASE("every real Codex apply_patch input parses as one clean patch block",
-          "[patch][real]") {
+TEST_CASE("every real Codex apply_patch input parses as one clean patch block", "[patch][real]") {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(kReal + "/abcdmku__stellcon-g52"))
     if (e.path().extension() == ".patch") files.push_back(e.path());
