@@ -25,9 +25,7 @@ constexpr CodeInfo kCodes[] = {
 
 } // namespace
 
-std::span<const CodeInfo> all_codes() {
-  return kCodes;
-}
+std::span<const CodeInfo> all_codes() { return kCodes; }
 
 const CodeInfo* find_code(std::string_view name) {
   for (const CodeInfo& c : kCodes)

@@ -25,8 +25,8 @@ namespace code {
 #include "grammar/editblock/codes.def"
 #include "grammar/heredoc/codes.def"
 #include "grammar/nesl/codes.def"
-#include "grammar/patch/codes.def"
 #include "grammar/telt/codes.def"
+#include "grammar/patch/codes.def"
 #undef DIAG
 } // namespace code
 
