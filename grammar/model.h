@@ -33,7 +33,7 @@ inline constexpr size_t kDialectCount = static_cast<size_t>(Dialect::none);
 enum class Era : uint8_t { telt, sham, nesl_upper, nesl, heredoc, editblock, patch };
 
 std::string_view dialect_name(Dialect dialect); // "telt", "nesl", "document"
-std::string_view era_name(Era era);             // "telt", "sham", "NESL", "nesl", "heredoc"
+std::string_view era_name(Era era); // "telt", "sham", "NESL", "nesl", "heredoc"
 
 enum class Severity : uint8_t { block_fatal, command_error, parameter_warning, syntax_info };
 std::string_view severity_name(Severity severity); // "block_fatal", ...
