@@ -45,8 +45,9 @@ TEST_CASE("the hunk locator matches exactly, then more leniently, in Codex's ord
           "[apply][patch]") {
   // Exact.
   CHECK(applied("a\nb\nc\n", "@@\n a\n-b\n+B\n c\n") == "a\nB\nc\n");
-  // Trailing blanks in the file.
-  CHECK(applied("a  \nb\t\nc\n", "@@\n a\n-b\n+B\n") == "a  \nB\nc\n");
+  // Trailing blanks in the file (the matched context lines are written as the patch has
+  // them, as Codex does).
+  CHECK(applied("a  \nb\t\nc\n", "@@\n a\n-b\n+B\n") == "a\nB\nc\n");
   // Blanks at both ends (indentation differs).
   CHECK(applied("    x = 1\n", "@@\n-x = 1\n+x = 2\n") == "x = 2\n");
   // Unicode punctuation: an en dash, curly quotes and a no-break space read as ASCII.
