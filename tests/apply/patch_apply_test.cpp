@@ -58,7 +58,7 @@ TEST_CASE("the hunk locator matches exactly, then more leniently, in Codex's ord
   CHECK(seek_sequence({"x ", "x"}, {"x"}, 0, false) == std::vector<size_t>{1});
 }
 
-TEST_CASE("hunks apply in order after their @@ context; End of File pins to the end",
+TEST_CASE("hunks apply in order after their @@ context, End of File pins to the end",
           "[apply][patch]") {
   CHECK(applied("f\nx\ng\nx\n", "@@ g\n-x\n+y\n") == "f\nx\ng\ny\n");
   CHECK(applied("x\nmid\nx\n", "@@\n-x\n+y\n*** End of File\n") == "x\nmid\ny\n");
