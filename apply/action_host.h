@@ -49,6 +49,8 @@ public:
   virtual void remove_file(const std::string& path, const FileState& before) = 0;
   // The result's `data` (kept on failure too: clada returns partial reads).
   virtual void set_data(nlohmann::json data) = 0;
+  // Adds a fix of the transcript to the diagnostic report() made last.
+  virtual void add_fix(Fix fix) = 0;
 };
 
 } // namespace blockls::apply

@@ -10,6 +10,53 @@
 namespace blockls::apply {
 namespace {
 
+// The closest region as a fix: each context and removed line of chunk `chunk` rewritten as
+// the region's line (the region has as many lines), where the hunks are written verbatim in
+// the transcript. Nothing when the lines cannot be mapped one to one.
+std::optional<Fix> region_fix(ActionHost& host, std::string_view hunks, const patch::Chunk& chunk,
+                              const ClosestRegion& region) {
+  std::vector<std::string_view> want;
+  for (size_t pos = 0; pos < region.text.size();) {
+    const size_t nl = region.text.find('\n', pos);
+    const size_t end = nl == std::string::npos ? region.text.size() : nl;
+    want.push_back(std::string_view(region.text).substr(pos, end - pos));
+    pos = end + 1;
+  }
+  if (want.size() != chunk.old_lines.size()) return std::nullopt;
+  // The chunk's lines in the hunks text: after its `@@` line, if it has one.
+  size_t pos = 0;
+  for (size_t n = 0; n < chunk.first_line && pos != std::string_view::npos; ++n) {
+    pos = hunks.find('\n', pos);
+    if (pos != std::string_view::npos) ++pos;
+  }
+  if (pos == std::string_view::npos) return std::nullopt;
+  if (hunks.substr(pos).starts_with("@@")) pos = hunks.find('\n', pos) + 1;
+  Fix fix{fmt::format("Use the text of lines {}-{} of the file ({})", region.first_line,
+                      region.last_line, region.how),
+          true,
+          {}};
+  size_t k = 0;
+  while (k < want.size() && pos < hunks.size()) {
+    const size_t nl = hunks.find('\n', pos);
+    const size_t end = nl == std::string_view::npos ? hunks.size() : nl;
+    const std::string_view line = hunks.substr(pos, end - pos);
+    if (line.empty() || line[0] == ' ' || line[0] == '-') {
+      const std::string_view have = line.empty() ? line : line.substr(1);
+      if (have != want[k]) {
+        const auto range = host.value_range("hunks", line.empty() ? pos : pos + 1, end);
+        if (!range) return std::nullopt;
+        fix.edits.push_back({*range, (line.empty() ? " " : "") + std::string(want[k])});
+      }
+      ++k;
+    } else if (line[0] != '+') {
+      return std::nullopt;
+    }
+    pos = end + 1;
+  }
+  if (k != want.size() || fix.edits.empty()) return std::nullopt;
+  return fix;
+}
+
 void run_file_patch(ActionHost& host) {
   const std::string& action = host.planned().action;
   const auto path = host.resolve_param_path("path");
@@ -37,12 +84,17 @@ void run_file_patch(ActionHost& host) {
   if (r.status == PatchOutcome::Status::not_found) {
     std::string hint = "The context and removed lines must match the file (blanks at the ends "
                        "of lines and Unicode punctuation aside)";
-    if (const auto region = closest_region(before->content, r.needle))
+    const auto region = closest_region(before->content, r.needle);
+    if (region)
       hint = fmt::format("The closest text is at lines {}-{} of the file ({})", region->first_line,
                          region->last_line, region->how);
     host.report("SEARCH_NOT_FOUND", "hunks",
                 fmt::format("Hunk {} of the update of {}: {}", r.chunk + 1, shown, r.message),
                 std::move(hint), fmt::format("{}: {}", action, r.message));
+    // Only when the chunk's own lines were not found (not its `@@ context` line).
+    if (region && r.message.starts_with("Failed to find expected lines"))
+      if (auto fix = region_fix(host, hunks, (*chunks)[r.chunk], *region))
+        host.add_fix(std::move(*fix));
     return;
   }
   if (r.status == PatchOutcome::Status::ambiguous) {

@@ -130,6 +130,9 @@ public:
     files_->set(path, {});
   }
   void set_data(nlohmann::json data) override { out_->data = std::move(data); }
+  void add_fix(Fix fix) override {
+    if (!diags_->empty()) diags_->back().fixes.push_back(std::move(fix));
+  }
 
 private:
   // A workspace diagnostic on parameter `param` ("" = the command).

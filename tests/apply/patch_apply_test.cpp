@@ -6,6 +6,7 @@
 #include "apply/disk_backend.h"
 #include "apply/patch_locate.h"
 #include "apply/workspace_check.h"
+#include "fixits/apply_fixes.h"
 #include "support/process.h"
 
 #include <catch2/catch.hpp>
@@ -111,6 +112,16 @@ TEST_CASE("a patch against the workspace: not found, ambiguous, missing file", "
   REQUIRE(d);
   CHECK(d->line == 2); // the hunks (0-based: the first hunk line)
   CHECK(d->fix_hint.find("closest text is at lines 5-6") != std::string::npos);
+  // The fix rewrites the hunk's context and removed lines as the file has them.
+  REQUIRE(!d->fixes.empty());
+  std::string fixed;
+  REQUIRE(apply_fix("*** Begin Patch\n*** Update File: a.py\n@@\n def g():\n-    return  2\n+    "
+                    "return 3\n*** End Patch\n",
+                    d->fixes[0], &fixed));
+  CHECK(fixed == "*** Begin Patch\n*** Update File: a.py\n@@\n def g():\n-    return 1\n+    "
+                 "return 3\n*** End Patch\n");
+  for (const Diagnostic& e : check(fixed))
+    CHECK(!is_error(e.severity));
   ds = check("*** Begin Patch\n*** Update File: a.py\n@@\n-    return 1\n+    return 2\n"
              "*** End Patch\n");
   d = find(ds, "SEARCH_AMBIGUOUS");
