@@ -45,8 +45,12 @@ public:
                       std::optional<ByteRange> range = std::nullopt) = 0;
   // Replaces the file's content (an effect of the action).
   virtual void write_file(const std::string& path, const FileState& before, std::string after) = 0;
+  // Removes the file at `path` (`before`: what is there), an effect of the action.
+  virtual void remove_file(const std::string& path, const FileState& before) = 0;
   // The result's `data` (kept on failure too: clada returns partial reads).
   virtual void set_data(nlohmann::json data) = 0;
+  // Adds a fix of the transcript to the diagnostic report() made last.
+  virtual void add_fix(Fix fix) = 0;
 };
 
 } // namespace blockls::apply

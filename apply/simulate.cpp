@@ -5,6 +5,7 @@
 
 #include "apply/line_actions.h"
 #include "apply/multi_file_actions.h"
+#include "apply/patch_action.h"
 #include "apply/path_policy.h"
 #include "apply/search_repair.h"
 #include "apply/text_match.h"
@@ -119,7 +120,20 @@ public:
   void write_file(const std::string& path, const FileState& before, std::string after) override {
     write_effect(path, before, std::move(after));
   }
+  void remove_file(const std::string& path, const FileState& before) override {
+    FileEffect e;
+    e.kind = FileEffect::Kind::remove;
+    e.seq = a_.seq;
+    e.path = path;
+    e.before = before.content;
+    e.mode = before.mode;
+    out_->effects.push_back(std::move(e));
+    files_->set(path, {});
+  }
   void set_data(nlohmann::json data) override { out_->data = std::move(data); }
+  void add_fix(Fix fix) override {
+    if (!diags_->empty()) diags_->back().fixes.push_back(std::move(fix));
+  }
 
 private:
   // A workspace diagnostic on parameter `param` ("" = the command).
@@ -328,7 +342,7 @@ void ActionRunner::run() {
     run_dir_delete();
   else if (name == "exec")
     run_exec();
-  else if (run_line_action(*this) || run_multi_file_action(*this)) {
+  else if (run_line_action(*this) || run_multi_file_action(*this) || run_patch_action(*this)) {
   } else
     fail("UNSUPPORTED_ACTION", fmt::format("{}: blockls cannot run this action", name));
   if (!out_->success) out_->effects.clear();

@@ -19,6 +19,7 @@ constexpr CodeInfo kCodes[] = {
 #include "grammar/editblock/codes.def"
 #include "grammar/replacer/codes.def"
 #include "grammar/sections/codes.def"
+#include "grammar/patch/codes.def"
 #include "diagnostics/codes.def"
 #undef DIAG
 };

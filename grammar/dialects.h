@@ -9,6 +9,7 @@
 #include "grammar/editblock/editblock_dialect.h"
 #include "grammar/heredoc/heredoc_dialect.h"
 #include "grammar/nesl/nesl_dialect.h"
+#include "grammar/patch/patch_dialect.h"
 #include "grammar/replacer/replacer_dialect.h"
 #include "grammar/sections/sections_dialect.h"
 #include "grammar/telt/telt_dialect.h"
@@ -25,9 +26,8 @@ namespace blockls {
 
 // The grammars in registration order: the order in which the router offers a line outside
 // blocks (the first that claims it opens the block).
-using DialectGrammars =
-    std::tuple<TeltDialect, NeslDialect, HeredocDialect, EditBlockDialect, ReplacerDialect,
-               SectionsDialect>;
+using DialectGrammars = std::tuple<TeltDialect, NeslDialect, HeredocDialect, EditBlockDialect,
+                                   ReplacerDialect, SectionsDialect, PatchDialect>;
 
 namespace detail {
 template <size_t... I> constexpr bool ids_in_order(std::index_sequence<I...>) {

@@ -19,6 +19,7 @@ std::string_view era_name(Era era) {
   case Era::editblock: return "editblock";
   case Era::replacer: return "replacer";
   case Era::sections: return "sections";
+  case Era::patch: return "patch";
   }
   return "nesl";
 }

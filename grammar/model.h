@@ -26,14 +26,24 @@ using ModelAllocator = std::pmr::polymorphic_allocator<std::byte>;
 // The registered dialects, in registration order (grammar/dialects.h lists their grammars in
 // the same order, and checks it). `none` marks document-level diagnostics (e.g. invalid
 // UTF-8) that belong to no dialect; it also counts the dialects.
-enum class Dialect : uint8_t { telt, nesl, heredoc, editblock, replacer, sections, none };
+enum class Dialect : uint8_t { telt, nesl, heredoc, editblock, replacer, sections, patch, none };
 inline constexpr size_t kDialectCount = static_cast<size_t>(Dialect::none);
 // The syntax family of a block's start line. SHAM and upper-case NESL are the older eras of
 // the NESL grammar; each block is parsed in the era of its own start line.
-enum class Era : uint8_t { telt, sham, nesl_upper, nesl, heredoc, editblock, replacer, sections };
+enum class Era : uint8_t {
+  telt,
+  sham,
+  nesl_upper,
+  nesl,
+  heredoc,
+  editblock,
+  replacer,
+  sections,
+  patch
+};
 
 std::string_view dialect_name(Dialect dialect); // "telt", "nesl", "document"
-std::string_view era_name(Era era); // "telt", "sham", "NESL", "nesl", "heredoc"
+std::string_view era_name(Era era);             // "telt", "sham", "NESL", "nesl", "heredoc"
 
 enum class Severity : uint8_t { block_fatal, command_error, parameter_warning, syntax_info };
 std::string_view severity_name(Severity severity); // "block_fatal", ...

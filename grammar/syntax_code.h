@@ -28,6 +28,7 @@ namespace code {
 #include "grammar/replacer/codes.def"
 #include "grammar/sections/codes.def"
 #include "grammar/telt/codes.def"
+#include "grammar/patch/codes.def"
 #undef DIAG
 } // namespace code
 

@@ -16,12 +16,12 @@ TEST_CASE("the built-in catalog has every action of spec/actions.md", "[catalog]
   for (const char* name : {"file_write", "file_append", "file_replace_text", "file_replace_all_text",
                            "file_replace_text_range", "file_delete", "file_move", "file_read", "files_read",
                            "dir_create", "dir_delete", "exec", "file_read_numbered",
-                           "file_replace_lines", "files_replace_all_text"}) {
+                           "file_replace_lines", "files_replace_all_text", "file_patch"}) {
     INFO(name);
     CHECK(c.find_nesl(name) != nullptr);
   }
-  // And the seed-002 commands of the sections dialect (command input, never run).
-  CHECK(c.actions().size() == 17);
+  // And file_patch (Codex patches), and the seed-002 commands of the sections dialect (command input, never run).
+  CHECK(c.actions().size() == 18);
   CHECK(c.find(Dialect::sections, "chatroom task-started")->find_param("TITLE")->required);
   CHECK(!c.find(Dialect::sections, "chatroom task-started")->find_param("TECH_SPECS")->required);
   CHECK(c.find(Dialect::sections, "chatroom handoff")->find_param("MESSAGE")->required);
