@@ -271,10 +271,12 @@ void print_rate(const RecordingReporter& reporter, const char* label, const std:
 void print_corpus(const Corpus& corpus) {
   const TranscriptStats& s = corpus.stats;
   std::printf("  %s transcript: %.2f MB, %zu lines, %zu blocks (telt %zu, nesl %zu, SHAM %zu, "
-              "NESL %zu, heredoc %zu, editblock %zu, replacer %zu), %zu deliberately broken\n",
+              "NESL %zu, heredoc %zu, editblock %zu, replacer %zu, sections %zu, patch %zu), %zu "
+              "deliberately broken\n",
               corpus.name.c_str(), mb(static_cast<double>(corpus.text.size())), s.lines,
               s.total_blocks(), s.telt_blocks, s.nesl_blocks, s.sham_blocks, s.nesl_upper_blocks,
-              s.heredoc_blocks, s.editblock_blocks, s.replacer_blocks, s.broken_blocks);
+              s.heredoc_blocks, s.editblock_blocks, s.replacer_blocks, s.sections_blocks,
+              s.patch_blocks, s.broken_blocks);
 }
 
 // The target line of one of the new dialects' transcripts.

@@ -5,6 +5,7 @@
 
 #include "bench/rng.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <vector>
@@ -177,7 +178,8 @@ private:
 
   // Code lines for a heredoc or TELT value, skewed towards short snippets.
   std::vector<std::string> code(size_t max_lines) {
-    const size_t n = rng_.chance(0.7) ? rng_.between(1, 8) : rng_.between(8, max_lines);
+    const size_t n =
+        rng_.chance(0.7) ? rng_.between(1, 8) : rng_.between(8, std::max<size_t>(8, max_lines));
     std::vector<std::string> lines(n);
     for (auto& line : lines)
       fill(rng_.pick(kCodeLines), &line);
@@ -488,6 +490,41 @@ private:
     out_.append("<<<END>>>\n\n");
   }
 
+  // Command input with ---NAME--- sections (seed 002); broken ones repeat a delimiter
+  // (DELIMITER_COLLISION).
+  void sections_block(bool broken) {
+    ++stats_->sections_blocks;
+    out_.append("```bash\nchatroom task-started << 'PARAMS_END'\n---TITLE---\n");
+    out_.append(sentence());
+    out_.append("\n---DESCRIPTION---\n");
+    for (size_t i = 0, n = rng_.between(1, 4); i < n; ++i) {
+      out_.append(sentence());
+      out_.push_back('\n');
+    }
+    if (broken) out_.append("---TITLE---\nagain\n");
+    out_.append("PARAMS_END\n```\n\n");
+  }
+
+  // A Codex patch: one Update File with a hunk; broken ones drop a '+' of the added lines.
+  void patch_block(bool broken) {
+    ++stats_->patch_blocks;
+    std::string file = path();
+    out_.append("```\n*** Begin Patch\n*** Update File: ");
+    out_.append(std::string_view(file).substr(std::string_view("/home/dev/").size()));
+    out_.append("\n@@\n");
+    for (const std::string& l : code(6))
+      out_.append(" " + l + "\n");
+    for (const std::string& l : code(4))
+      out_.append("-" + l + "\n");
+    bool first = true;
+    for (const std::string& l : code(8)) {
+      out_.append(broken && first ? "" : "+");
+      out_.append(l + "\n");
+      first = false;
+    }
+    out_.append("*** End Patch\n```\n\n");
+  }
+
   void nesl_fenced(NeslEra era, const std::string& block_id, bool broken) {
     std::vector<std::string> lines = nesl_block(era, block_id);
     if (broken) break_nesl(&lines, nesl_tokens(era, block_id));
@@ -518,7 +555,7 @@ private:
     case Mix::edits:
       return edit_block(broken);
     case Mix::every:
-      switch (rng_.below(5)) {
+      switch (rng_.below(7)) {
       case 0:
         return nesl_fenced(NeslEra::current, block_id, broken);
       case 1:
@@ -527,6 +564,10 @@ private:
         return heredoc_block(broken);
       case 3:
         return replacer_block(broken);
+      case 4:
+        return sections_block(broken);
+      case 5:
+        return patch_block(broken);
       default:
         return edit_block(broken);
       }

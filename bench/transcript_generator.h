@@ -33,11 +33,13 @@ struct TranscriptStats {
   size_t heredoc_blocks = 0;
   size_t editblock_blocks = 0;
   size_t replacer_blocks = 0;
+  size_t sections_blocks = 0;
+  size_t patch_blocks = 0;
   size_t broken_blocks = 0;
   size_t lines = 0;
   size_t total_blocks() const {
     return telt_blocks + nesl_blocks + sham_blocks + nesl_upper_blocks + heredoc_blocks +
-           editblock_blocks + replacer_blocks;
+           editblock_blocks + replacer_blocks + sections_blocks + patch_blocks;
   }
 };
 
