@@ -93,6 +93,13 @@ Terminator terminator(std::string_view line, std::string_view mark) {
 
 std::string body_content(std::string_view text, size_t begin, size_t end) {
   std::string out;
+  const std::string_view body = text.substr(begin, end - begin);
+  if (body.find('\r') == std::string_view::npos) { // the usual case: LF only, one copy
+    out.reserve(body.size() + 1);
+    out.append(body);
+    out += '\n';
+    return out;
+  }
   out.reserve(end - begin + 1);
   size_t pos = begin;
   while (pos <= end) {

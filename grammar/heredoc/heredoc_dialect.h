@@ -58,10 +58,18 @@ public:
                                  size_t new_begin, size_t new_end, bool lines);
   void expect_text_bytes(size_t) {}
 
-  // No fast path yet: every line of a heredoc takes the general route.
-  bool enter_fast_mode(ParsedDocument&) { return false; }
-  template <typename Cursor> bool take_run(std::string_view, Cursor&, const FenceWatch&) {
-    return true;
+  // The fast path: runs of body lines (most of a heredoc's lines) are taken without the
+  // general routing; the marker line and a line that may close the Markdown fence around the
+  // block take the general route (fast_line() takes nothing).
+  bool enter_fast_mode(ParsedDocument& doc) {
+    block_range_ = parser_.open_range(doc);
+    return block_range_ != nullptr;
+  }
+  template <typename Cursor>
+  bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
+    return parser_.take_body_lines(lines, text, *block_range_, [&](size_t b, size_t e) {
+      return fences.closes(std::string_view(text.data() + b, e - b));
+    });
   }
   FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
     return FastLine::not_taken;
@@ -74,6 +82,7 @@ public:
 
 private:
   HeredocParser parser_;
+  ByteRange* block_range_ = nullptr;
 };
 
 } // namespace blockls

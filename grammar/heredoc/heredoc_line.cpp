@@ -13,6 +13,32 @@ char lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
+// A path the shell would split or redirect is written in double quotes.
+bool path_needs_quotes(std::string_view path) {
+  if (path.empty()) return true;
+  for (const char c : path)
+    if (is_blank(c) || c == '\'' || c == '<' || c == '>' || c == '|' || c == ';' || c == '&')
+      return true;
+  return false;
+}
+
+// Whether `written` is exactly canonical_start(path, mark, append), compared piece by piece:
+// every start line asks, and building the string for it was a heap allocation per block.
+bool is_canonical_start(std::string_view written, std::string_view path, std::string_view mark,
+                        bool append) {
+  const auto eat = [&](std::string_view part) {
+    if (!written.starts_with(part)) return false;
+    written.remove_prefix(part.size());
+    return true;
+  };
+  if (!eat(append ? "cat >> " : "cat > ")) return false;
+  const bool quoted = path_needs_quotes(path);
+  if (quoted && !eat("\"")) return false;
+  if (!eat(path)) return false;
+  if (quoted && !eat("\"")) return false;
+  return eat(" << '") && eat(mark) && eat("'") && written.empty();
+}
+
 } // namespace
 
 bool may_start(std::string_view line) {
@@ -67,19 +93,15 @@ std::optional<StartLine> parse_start(std::string_view line) {
     --start.end;
   const std::string_view path = line.substr(start.path_begin, start.path_end - start.path_begin);
   const std::string_view mark = line.substr(start.mark_begin, start.mark_end - start.mark_begin);
-  const std::string canonical = canonical_start(path, mark, start.append);
   start.canonical = !dash && mark_quoted && mark_quote == '\'' &&
-                    line.substr(start.indent, start.end - start.indent) == canonical;
+                    is_canonical_start(line.substr(start.indent, start.end - start.indent), path,
+                                       mark, start.append);
   return start;
 }
 
 std::string canonical_start(std::string_view path, std::string_view mark, bool append) {
-  bool needs_quotes = path.empty();
-  for (const char c : path)
-    if (is_blank(c) || c == '\'' || c == '<' || c == '>' || c == '|' || c == ';' || c == '&')
-      needs_quotes = true;
   std::string out = append ? "cat >> " : "cat > ";
-  if (needs_quotes) {
+  if (path_needs_quotes(path)) {
     out += '"';
     out.append(path);
     out += '"';

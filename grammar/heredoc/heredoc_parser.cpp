@@ -7,8 +7,14 @@
 #include "grammar/shell_heredoc.h"
 #include "grammar/syntax_code.h"
 
+#include <functional>
+
 namespace blockls {
 namespace {
+
+uint64_t path_key(std::string_view path) {
+  return std::hash<std::string_view>{}(path);
+}
 
 bool is_phantom(const LineRef& line) {
   return !line.has_newline && line.begin == line.end;
@@ -62,8 +68,8 @@ bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
   fence_close_begin_ = npos;
   crlf_ = line.end < ctx.text.size() && ctx.text[line.end] == '\r';
 
-  const std::string canonical = heredoc::canonical_start(path, mark, start->append);
   if (!start->canonical) {
+    const std::string canonical = heredoc::canonical_start(path, mark, start->append);
     const ByteRange syntax{line.begin + start->indent, line.begin + start->end};
     report(ctx,
            make_diagnostic(code::HEREDOC_VARIANT, Dialect::heredoc, block_, line.number, syntax,
@@ -73,7 +79,7 @@ bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
                            {Fix{"Rewrite as " + quote(canonical), true, {{syntax, canonical}}}}));
   }
   if (!start->append) {
-    const auto [it, inserted] = written_.emplace(std::string(path), line.number);
+    const auto [it, inserted] = written_.emplace(path_key(path), line.number);
     if (!inserted) {
       Diagnostic d = make_diagnostic(
           code::DUPLICATE_FILE, Dialect::heredoc, block_, line.number, p.value_range,
@@ -161,7 +167,7 @@ void HeredocParser::resume(const std::vector<Block>& earlier, size_t count) {
     if (b.dialect != Dialect::heredoc || b.commands.empty() || b.commands[0].name != "file_write" ||
         b.commands[0].params.empty())
       continue;
-    written_.emplace(std::string(b.commands[0].params[0].decoded.view()), b.start_line);
+    written_.emplace(path_key(b.commands[0].params[0].decoded.view()), b.start_line);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "grammar/heredoc/heredoc_line.h"
 #include "grammar/parse_context.h"
+#include "grammar/shell_heredoc.h"
 
 #include <cstdint>
 #include <string>
@@ -27,6 +28,47 @@ public:
   // The state at a resume point: the paths of the file writes in `earlier[0, count)`.
   void resume(const std::vector<Block>& earlier, size_t count);
 
+  // The open block's range (the fast path's handle: stable until the next general line), or
+  // null when no heredoc is open.
+  ByteRange* open_range(ParsedDocument& doc) {
+    return block_ < 0 ? nullptr : &doc.blocks[static_cast<size_t>(block_)].range;
+  }
+
+  // on_line() for a run of body lines: takes the lines of `lines` (the line router's cursor:
+  // begin(), end(), advance()) from its current one on, as long as a line is neither the
+  // marker (exact or indented) nor one where the enclosing Markdown fence may close
+  // (`fence_closes`: that line takes the general route, which records the fence). State stays
+  // in locals and is stored once, after the run. Returns false when the cursor ran out of
+  // lines, true when it stopped at a line the run did not take.
+  template <typename Cursor, typename FenceCloses>
+  bool take_body_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                       FenceCloses&& fence_closes) {
+    const std::string_view mark = mark_;
+    size_t first = npos, last_end = npos;
+    bool more = true;
+    for (;;) {
+      const size_t b = lines.begin(), e = lines.end();
+      const std::string_view line(text.data() + b, e - b);
+      // A line shorter than the marker cannot be it, even trimmed: one comparison.
+      if (line.size() >= mark.size() && shell::terminator(line, mark) != shell::Terminator::none)
+        break;
+      if (fence_closes(b, e)) break;
+      if (first == npos) first = b;
+      last_end = e;
+      if (!lines.advance()) {
+        more = false;
+        break;
+      }
+    }
+    if (first != npos) {
+      if (body_begin_ == npos) body_begin_ = first;
+      body_end_ = last_end;
+      last_end_ = last_end;
+      block_range.end = last_end;
+    }
+    return more;
+  }
+
 private:
   static constexpr size_t npos = std::string_view::npos;
 
@@ -43,8 +85,10 @@ private:
   size_t start_end_ = 0;                       // end of the start line's text
   size_t fence_close_begin_ = npos;            // first byte of the Markdown fence's closer
   bool crlf_ = false;                          // the start line ends with "\r\n"
-  // Path -> start line (0-based) of the first heredoc that writes it (DUPLICATE_FILE).
-  std::unordered_map<std::string, uint32_t> written_;
+  // Hash of a path -> start line (0-based) of the first heredoc that writes it
+  // (DUPLICATE_FILE). Keyed by a 64-bit hash, not the path: no allocation per block on the hot
+  // path; two different paths would have to collide in 64 bits to be taken for one.
+  std::unordered_map<uint64_t, uint32_t> written_;
 };
 
 } // namespace blockls
