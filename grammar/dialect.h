@@ -107,6 +107,30 @@ enum class FastLine : uint8_t {
   closed,    // the line is handled and closed the block
 };
 
+// Defaults a grammar type inherits instead of writing them out (each is part of the
+// DialectGrammar concept below).
+// No fast path: every line of an open block takes the general route.
+struct NoFastPath {
+  bool enter_fast_mode(ParsedDocument&) { return false; }
+  template <typename Cursor> bool take_run(std::string_view, Cursor&, const FenceWatch&) {
+    return true;
+  }
+  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
+    return FastLine::not_taken;
+  }
+};
+
+// Nothing carries from one block to the next: no state at resume points, and a re-parsed
+// window never changes how later blocks parse.
+struct NothingCarried {
+  uint32_t snapshot() const { return 0; }
+  void restore(uint32_t, const std::vector<Block>&, size_t) {}
+  static bool same_carried_state(const std::vector<Block>&, size_t, size_t,
+                                 const std::vector<Block>&, size_t, size_t, bool) {
+    return true;
+  }
+};
+
 // The grammar type of a dialect: one instance per parse, fed complete lines by the router.
 // Everything is called only for lines, never for partial ones; between calls the grammar keeps
 // byte offsets only, so the text may grow (streaming) without invalidating anything.

@@ -17,6 +17,8 @@ struct LineRef {
   size_t next = 0;          // first byte of the next line (== end for the last line)
   std::string_view text;    // [begin, end): no "\n", no "\r" of a "\r\n"
   bool has_newline = false; // the line is followed by "\n" (false only for the last line)
+  // The empty "line" after a final line break: it exists for positions, never as content.
+  bool phantom() const { return !has_newline && begin == end; }
 };
 
 struct ParseContext {

@@ -25,14 +25,24 @@ namespace code {
 #include "grammar/editblock/codes.def"
 #include "grammar/heredoc/codes.def"
 #include "grammar/nesl/codes.def"
+#include "grammar/patch/codes.def"
 #include "grammar/replacer/codes.def"
 #include "grammar/sections/codes.def"
 #include "grammar/telt/codes.def"
-#include "grammar/patch/codes.def"
 #undef DIAG
 } // namespace code
 
 // A diagnostic of `code` (its name and severity from the table) reported by `dialect`.
+// `s` in single quotes, as every dialect's messages name what was written ('EOF', 'a.txt').
+inline std::string quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '\'';
+  out.append(s);
+  out += '\'';
+  return out;
+}
+
 inline Diagnostic make_diagnostic(SyntaxCode code, Dialect dialect, int32_t block, uint32_t line,
                                   ByteRange range, std::string message, std::string hint = {},
                                   std::vector<Fix> fixes = {}) {

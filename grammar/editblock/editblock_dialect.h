@@ -15,7 +15,7 @@
 
 namespace blockls {
 
-class EditBlockDialect {
+class EditBlockDialect : public NoFastPath {
 public:
   // `<<<<<<< SEARCH` (5 to 9 `<`), possibly indented.
   static constexpr StartPrefix kStarts[] = {{'<', '<', true}};
@@ -66,15 +66,6 @@ public:
                                  size_t old_end, const std::vector<Block>& new_blocks,
                                  size_t new_begin, size_t new_end, bool lines);
   void expect_text_bytes(size_t) {}
-
-  // No fast path yet: every line of an edit takes the general route.
-  bool enter_fast_mode(ParsedDocument&) { return false; }
-  template <typename Cursor> bool take_run(std::string_view, Cursor&, const FenceWatch&) {
-    return true;
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
 
   // SEARCH or REPLACE text (ending with "\n" unless empty, no line of it a marker), with the
   // block's line breaks; a path is not rewritten.

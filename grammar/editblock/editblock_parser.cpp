@@ -14,17 +14,6 @@ namespace {
 
 using editblock::Marker;
 
-bool is_phantom(const LineRef& line) {
-  return !line.has_newline && line.begin == line.end;
-}
-
-std::string quote(std::string_view s) {
-  std::string out = "'";
-  out.append(s);
-  out += '\'';
-  return out;
-}
-
 // The line that ends just before `begin` (the start of a line): [its begin, its text's end).
 ByteRange line_before(std::string_view text, size_t begin) {
   size_t end = begin - 1; // the '\n' of that line
@@ -107,7 +96,7 @@ void EditBlockParser::check_marker(const LineRef& line, ParseContext& ctx, bool 
 }
 
 bool EditBlockParser::try_start(const LineRef& line, ParseContext& ctx) {
-  if (is_phantom(line)) return false;
+  if (line.phantom()) return false;
   const editblock::MarkerLine m = editblock::classify(line.text);
   if (m.kind != Marker::head) return false;
   const size_t floor =
@@ -157,7 +146,7 @@ bool EditBlockParser::try_start(const LineRef& line, ParseContext& ctx) {
 }
 
 void EditBlockParser::on_line(const LineRef& line, ParseContext& ctx) {
-  if (block_ < 0 || is_phantom(line)) return;
+  if (block_ < 0 || line.phantom()) return;
   Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
   if (b.fence_close_line && *b.fence_close_line == line.number && fence_close_begin_ == npos)
     fence_close_begin_ = line.begin;

@@ -16,17 +16,6 @@ uint64_t path_key(std::string_view path) {
   return std::hash<std::string_view>{}(path);
 }
 
-bool is_phantom(const LineRef& line) {
-  return !line.has_newline && line.begin == line.end;
-}
-
-std::string quote(std::string_view s) {
-  std::string out = "'";
-  out.append(s);
-  out += '\'';
-  return out;
-}
-
 } // namespace
 
 void HeredocParser::report(ParseContext& ctx, Diagnostic diagnostic) {
@@ -34,7 +23,7 @@ void HeredocParser::report(ParseContext& ctx, Diagnostic diagnostic) {
 }
 
 bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
-  if (is_phantom(line) || !heredoc::may_start(line.text)) return false;
+  if (line.phantom() || !heredoc::may_start(line.text)) return false;
   const std::optional<heredoc::StartLine> start = heredoc::parse_start(line.text);
   if (!start) return false;
   const std::string_view path =
@@ -94,7 +83,7 @@ bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
 }
 
 void HeredocParser::on_line(const LineRef& line, ParseContext& ctx) {
-  if (block_ < 0 || is_phantom(line)) return;
+  if (block_ < 0 || line.phantom()) return;
   Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
   if (b.fence_close_line && *b.fence_close_line == line.number && fence_close_begin_ == npos)
     fence_close_begin_ = line.begin;

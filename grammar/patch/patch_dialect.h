@@ -15,7 +15,7 @@
 
 namespace blockls {
 
-class PatchDialect {
+class PatchDialect : public NoFastPath, public NothingCarried {
 public:
   // `*** Begin Patch`, possibly indented. The second byte keeps Markdown bullets (`* item`)
   // on the prose fast path.
@@ -48,22 +48,7 @@ public:
   void yield_to_foreign_start(const LineRef&, ParseContext&) {}
   bool pending() const { return false; }
   void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
-  uint32_t snapshot() const { return 0; } // nothing carried from block to block
-  void restore(uint32_t, const std::vector<Block>&, size_t) {}
-  static bool same_carried_state(const std::vector<Block>&, size_t, size_t,
-                                 const std::vector<Block>&, size_t, size_t, bool) {
-    return true;
-  }
   void expect_text_bytes(size_t) {}
-
-  // No fast path yet: every line of a patch takes the general route.
-  bool enter_fast_mode(ParsedDocument&) { return false; }
-  template <typename Cursor> bool take_run(std::string_view, Cursor&, const FenceWatch&) {
-    return true;
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
 
   // An added file's content as `+` lines, with the block's line breaks; other parameters
   // (paths, hunks) are not rewritten by fixes.

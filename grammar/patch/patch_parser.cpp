@@ -11,10 +11,6 @@ namespace {
 
 using patch::trim_blanks;
 
-bool is_phantom(const LineRef& line) {
-  return !line.has_newline && line.begin == line.end;
-}
-
 // [begin, end) of `text` (whole lines) as a parameter value: the slice when it has no "\r" and
 // ends with "\n", else its lines without "\r" plus a final "\n".
 void set_lines(Parameter& p, std::string_view text, size_t begin, size_t end) {
@@ -69,7 +65,7 @@ void PatchParser::malformed(const LineRef& line, ParseContext& ctx, std::string 
 }
 
 bool PatchParser::try_start(const LineRef& line, ParseContext& ctx) {
-  if (is_phantom(line)) return false;
+  if (line.phantom()) return false;
   const std::string_view t = trim_blanks(line.text);
   if (t != patch::kBegin) return false;
   block_ = static_cast<int32_t>(ctx.out->blocks.size());
@@ -158,7 +154,7 @@ void PatchParser::end_op(ParseContext& ctx) {
 }
 
 void PatchParser::on_line(const LineRef& line, ParseContext& ctx) {
-  if (block_ < 0 || is_phantom(line)) return;
+  if (block_ < 0 || line.phantom()) return;
   Block& b = block(ctx);
   if (fence_close_begin_ != npos) return; // after the fence closed: not the patch's
   if (b.fence_close_line && *b.fence_close_line == line.number) {

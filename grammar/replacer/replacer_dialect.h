@@ -15,7 +15,7 @@
 
 namespace blockls {
 
-class ReplacerDialect {
+class ReplacerDialect : public NoFastPath, public NothingCarried {
 public:
   // `<<<FILE>>>` and its siblings, at column 0 (the prefix editblock's `<<<<<<<` shares).
   static constexpr StartPrefix kStarts[] = {{'<', '<', false}};
@@ -51,22 +51,7 @@ public:
   void yield_to_foreign_start(const LineRef&, ParseContext&) {}
   bool pending() const { return false; }
   void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
-  uint32_t snapshot() const { return 0; } // nothing carries from one edit to the next
-  void restore(uint32_t, const std::vector<Block>&, size_t) {}
-  static bool same_carried_state(const std::vector<Block>&, size_t, size_t,
-                                 const std::vector<Block>&, size_t, size_t, bool) {
-    return true;
-  }
   void expect_text_bytes(size_t) {}
-
-  // No fast path: every line of an edit takes the general route.
-  bool enter_fast_mode(ParsedDocument&) { return false; }
-  template <typename Cursor> bool take_run(std::string_view, Cursor&, const FenceWatch&) {
-    return true;
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
 
   // SEARCH, REPLACE or OVERWRITE text as section lines (no final "\n" added; none of its lines
   // a marker), with the block's line breaks; a path is not rewritten.

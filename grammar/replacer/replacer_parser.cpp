@@ -14,17 +14,6 @@ namespace {
 
 using replacer::Marker;
 
-bool is_phantom(const LineRef& line) {
-  return !line.has_newline && line.begin == line.end;
-}
-
-std::string quote(std::string_view s) {
-  std::string out = "'";
-  out.append(s);
-  out += '\'';
-  return out;
-}
-
 std::string_view marker_text(Marker m) {
   switch (m) {
   case Marker::explanation:
@@ -48,7 +37,7 @@ std::string_view marker_text(Marker m) {
 } // namespace
 
 bool ReplacerParser::try_start(const LineRef& line, ParseContext& ctx) {
-  if (is_phantom(line)) return false;
+  if (line.phantom()) return false;
   const Marker m = replacer::classify(line.text);
   if (m == Marker::none || m == Marker::end) return false; // a stray END is prose
   open_block(line, ctx, m);
@@ -85,7 +74,7 @@ void ReplacerParser::begin_section(Section& s, const LineRef& line, Part part) {
 }
 
 void ReplacerParser::on_line(const LineRef& line, ParseContext& ctx) {
-  if (block_ < 0 || is_phantom(line)) return;
+  if (block_ < 0 || line.phantom()) return;
   {
     Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
     if (b.fence_close_line && *b.fence_close_line == line.number && fence_close_begin_ == npos)

@@ -34,7 +34,7 @@ constexpr std::array<StartPrefix, 55> start_prefixes() {
 inline constexpr std::array<StartPrefix, 55> kStartPrefixes = start_prefixes();
 } // namespace sections
 
-class SectionsDialect {
+class SectionsDialect : public NoFastPath, public NothingCarried {
 public:
   // The output key of a parameter (`TECH_SPECS` -> `techSpecs`), as the seed decodes it.
   static std::string output_key(std::string_view name) { return sections::camel_key(name); }
@@ -73,22 +73,7 @@ public:
   void yield_to_foreign_start(const LineRef&, ParseContext&) {}
   bool pending() const { return false; }
   void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
-  uint32_t snapshot() const { return 0; } // nothing carries from block to block
-  void restore(uint32_t, const std::vector<Block>&, size_t) {}
-  static bool same_carried_state(const std::vector<Block>&, size_t, size_t,
-                                 const std::vector<Block>&, size_t, size_t, bool) {
-    return true;
-  }
   void expect_text_bytes(size_t) {}
-
-  // No fast path: every line of a body takes the general route.
-  bool enter_fast_mode(ParsedDocument&) { return false; }
-  template <typename Cursor> bool take_run(std::string_view, Cursor&, const FenceWatch&) {
-    return true;
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
 
   // Never run, so no fix writes a value: no encoding.
   static std::optional<std::string> encode_value(std::string_view, const Block&, const Parameter&,

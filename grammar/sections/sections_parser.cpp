@@ -12,17 +12,6 @@
 namespace blockls {
 namespace {
 
-bool is_phantom(const LineRef& line) {
-  return !line.has_newline && line.begin == line.end;
-}
-
-std::string quote(std::string_view s) {
-  std::string out = "'";
-  out.append(s);
-  out += '\'';
-  return out;
-}
-
 // Eight hex digits from the block's text (FNV-1a): a UUID prefix that a fix can write and that
 // a re-parse computes again from the same text.
 std::string block_uuid(std::string_view text) {
@@ -39,7 +28,7 @@ std::string block_uuid(std::string_view text) {
 } // namespace
 
 bool SectionsParser::try_start(const LineRef& line, ParseContext& ctx) {
-  if (is_phantom(line) || !shell::may_end_with_operator(line.text.data(), line.text.size()))
+  if (line.phantom() || !shell::may_end_with_operator(line.text.data(), line.text.size()))
     return false;
   const std::optional<sections::StartLine> start = sections::parse_start(line.text);
   if (!start) return false;
@@ -70,7 +59,7 @@ bool SectionsParser::try_start(const LineRef& line, ParseContext& ctx) {
 }
 
 void SectionsParser::on_line(const LineRef& line, ParseContext& ctx) {
-  if (block_ < 0 || is_phantom(line)) return;
+  if (block_ < 0 || line.phantom()) return;
   Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
   if (b.fence_close_line && *b.fence_close_line == line.number && fence_close_begin_ == npos)
     fence_close_begin_ = line.begin;

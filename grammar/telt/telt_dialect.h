@@ -15,7 +15,7 @@
 
 namespace blockls {
 
-class TeltDialect {
+class TeltDialect : public NothingCarried {
 public:
   static constexpr StartPrefix kStarts[] = {{'#', '!'}, {'-', '-'}}; // START; a stray END
   static constexpr std::string_view kExtensions[] = {"telt"};
@@ -49,12 +49,6 @@ public:
   void yield_to_foreign_start(const LineRef&, ParseContext&) {}
   bool pending() const { return false; }
   void finish(ParseContext& ctx, uint32_t line_count) { parser_.finish(ctx, line_count); }
-  uint32_t snapshot() const { return 0; } // nothing carries from block to block
-  void restore(uint32_t, const std::vector<Block>&, size_t) {}
-  static bool same_carried_state(const std::vector<Block>&, size_t, size_t,
-                                 const std::vector<Block>&, size_t, size_t, bool) {
-    return true;
-  }
   void expect_text_bytes(size_t) {}
 
   // Fast path.

@@ -12,18 +12,6 @@
 namespace blockls {
 namespace {
 
-// The phantom last line of a text that ends with a newline: not a line of its own.
-bool is_phantom(const LineRef& line) {
-  return !line.has_newline && line.begin == line.end;
-}
-
-std::string quote(std::string_view text) {
-  std::string out = "'";
-  out.append(text);
-  out.push_back('\'');
-  return out;
-}
-
 // A line for a message: without trailing blanks, cut (on a UTF-8 boundary) when long.
 std::string excerpt(std::string_view line) {
   constexpr size_t kMax = 60;
@@ -74,7 +62,7 @@ void TeltParser::report(ParseContext& ctx, Diagnostic diagnostic) {
 }
 
 bool TeltParser::try_start(const LineRef& line, ParseContext& ctx) {
-  if (is_phantom(line)) return false;
+  if (line.phantom()) return false;
   if (auto start = telt::parse_start(line.text)) {
     open_block(line, *start, ctx);
     return true;
@@ -161,7 +149,7 @@ void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, P
 }
 
 void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
-  if (state_ == State::outside || is_phantom(line)) return;
+  if (state_ == State::outside || line.phantom()) return;
   if (block(ctx).fence_close_line == line.number) fence_close_begin_ = line.begin;
   const std::string_view t = line.text;
   if (t.size() >= 2 && t[0] == '#' && t[1] == '!') { // every START shape begins so

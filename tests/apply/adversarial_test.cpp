@@ -194,11 +194,11 @@ TEST_CASE("replace with an absent or ambiguous old text leaves the file unchange
   for (const json& d : o.report["files"][0]["diagnostics"])
     named = named || d["message"].get<std::string>().find("at lines 1, 3") != std::string::npos;
   CHECK(named);
-  expect_rejected(
-      box,
-      nesl("r04", "action = \"replace_all_text_in_file\"\npath = \"keep.txt\"\nold_text = "
-                  "\"alpha\"\nnew_text = \"x\"\ncount = \"3\"\n"),
-      "COUNT_MISMATCH");
+  expect_rejected(box,
+                  nesl("r04",
+                       "action = \"replace_all_text_in_file\"\npath = \"keep.txt\"\nold_text = "
+                       "\"alpha\"\nnew_text = \"x\"\ncount = \"3\"\n"),
+                  "COUNT_MISMATCH");
   expect_rejected(box,
                   nesl("r05", "action = \"replace_text_in_file\"\npath = \"nope.txt\"\nold_text = "
                               "\"a\"\nnew_text = \"x\"\n"),

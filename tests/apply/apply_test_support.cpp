@@ -1,8 +1,14 @@
 // Tree snapshots with lstat/readlink so that symlinks are recorded, never followed.
 #include "apply/apply_test_support.h"
 
+#include "apply/simulate.h"
+#include "apply/workspace_check.h"
+#include "diagnostics/action_catalog.h"
+#include "diagnostics/check.h"
+#include "support/process.h"
 #include "support/test_inputs.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
@@ -61,6 +67,29 @@ void put_file(const std::string& path, const std::string& text) {
 std::string get_file(const std::string& path) {
   if (!std::filesystem::exists(std::filesystem::symlink_status(path))) return "<missing>";
   return read_file(path);
+}
+
+TempRoot::TempRoot() {
+  std::string error;
+  REQUIRE(apply::make_config(make_temp_dir(), &config, &error));
+  dir = config.root;
+}
+
+TempRoot::~TempRoot() {
+  std::filesystem::remove_all(dir);
+}
+
+std::vector<Diagnostic> check_in(const std::string& text, const TempRoot& root) {
+  CheckedDocument checked = check_document(text);
+  apply::DiskSource disk;
+  apply::check_workspace(text, &checked, root.config, ActionCatalog::builtin(), disk);
+  return checked.diagnostics;
+}
+
+const Diagnostic* find_code(const std::vector<Diagnostic>& ds, std::string_view code) {
+  for (const Diagnostic& d : ds)
+    if (d.code == code) return &d;
+  return nullptr;
 }
 
 } // namespace blockls::test

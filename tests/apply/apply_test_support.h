@@ -3,8 +3,13 @@
 // `/tmp/<case>/` paths of the clada/slupe cases into a temporary root.
 #pragma once
 
+#include "apply/config.h"
+#include "grammar/model.h"
+
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace blockls::test {
 
@@ -18,5 +23,22 @@ std::string rewrite_tmp_paths(const std::string& text, const std::string& root);
 // Creates `path`'s parent directories and writes `text`.
 void put_file(const std::string& path, const std::string& text);
 std::string get_file(const std::string& path); // "<missing>" when absent
+
+// A fresh temporary directory as the apply root (canonical path in `dir`), removed afterwards.
+struct TempRoot {
+  std::string dir;
+  apply::ApplyConfig config;
+  TempRoot();
+  ~TempRoot();
+  TempRoot(const TempRoot&) = delete;
+  TempRoot& operator=(const TempRoot&) = delete;
+};
+
+// The diagnostics of `text` checked against the files under `root` (what `check --root` and
+// the language server with a folder open report).
+std::vector<Diagnostic> check_in(const std::string& text, const TempRoot& root);
+
+// The first diagnostic with `code`, or null.
+const Diagnostic* find_code(const std::vector<Diagnostic>& ds, std::string_view code);
 
 } // namespace blockls::test

@@ -21,18 +21,6 @@ using namespace blockls::test;
 
 namespace {
 
-struct Root {
-  std::string dir;
-  ApplyConfig config;
-  Root() {
-    std::string error;
-    const std::string tmp = make_temp_dir();
-    REQUIRE(make_config(tmp, &config, &error));
-    dir = config.root;
-  }
-  ~Root() { std::filesystem::remove_all(dir); }
-};
-
 struct Checked {
   std::string text;
   CheckedDocument checked;
@@ -68,7 +56,7 @@ TEST_CASE("glob matching", "[apply][path]") {
 }
 
 TEST_CASE("path resolution: trimming, .., symlinks, roots and deny globs", "[apply][path]") {
-  Root root;
+  TempRoot root;
   const ApplyConfig& c = root.config;
   CHECK(resolve_path(c, "  a/b.txt\r").absolute == root.dir + "/a/b.txt");
   CHECK(resolve_path(c, "a/../b.txt").relative == "b.txt");
@@ -119,7 +107,7 @@ TEST_CASE("matching rules: line endings and the closest region", "[apply][match]
 }
 
 TEST_CASE("SEARCH_NOT_FOUND offers a fix that makes the block apply", "[apply][match]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.py", "def f():\n    x = 1  \n    return x\n");
   const std::string nesl =
       "#!nesl [@three-char-SHA-256: fx1]\naction = \"replace_text_in_file\"\npath = \"a.py\"\n"
@@ -153,7 +141,7 @@ TEST_CASE("a SEARCH_NOT_FOUND fix writes a heredoc body with its block era's del
   // the body it would end the heredoc early. The block's dialect encodes the value (its
   // delimiter is EOT_SHAM_<id>, not EOT_<id>) and declines; a current-era block, whose
   // delimiter is EOT_<id>, takes the same text.
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.txt", "start\nEOT_SHAM_t5b\nend\n");
   const std::string sham =
       "#!SHAM [@three-char-SHA-256: t5b]\naction = \"replace_text_in_file\"\npath = \"a.txt\"\n"
@@ -187,7 +175,7 @@ TEST_CASE("a SEARCH_NOT_FOUND fix writes a heredoc body with its block era's del
 
 TEST_CASE("the disk backend re-checks: a file changed after the check is not overwritten",
           "[apply][disk]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.txt", "hello world\n");
   put_file(root.dir + "/b.txt", "bee\n");
   const std::string text =
@@ -225,7 +213,7 @@ TEST_CASE("the disk backend re-checks: a file changed after the check is not ove
 }
 
 TEST_CASE("a block sees what earlier actions of the document did", "[apply][simulate]") {
-  Root root;
+  TempRoot root;
   const std::string text =
       "#!nesl [@three-char-SHA-256: s01]\naction = \"write_file\"\npath = \"a.txt\"\ncontent = "
       "\"one\"\n#!end_s01\n"
@@ -245,7 +233,7 @@ TEST_CASE("a block sees what earlier actions of the document did", "[apply][simu
 }
 
 TEST_CASE("WorkspaceEdit: documentChanges in UTF-16 and UTF-8 positions", "[apply][lsp]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/u.txt", "a😀b\nsecond\n");
   put_file(root.dir + "/old.txt", "x");
   put_file(root.dir + "/gone.txt", "y");

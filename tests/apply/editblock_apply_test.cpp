@@ -15,34 +15,7 @@ using namespace blockls;
 using namespace blockls::apply;
 using namespace blockls::test;
 
-namespace {
-
-struct Root {
-  std::string dir;
-  ApplyConfig config;
-  Root() {
-    std::string error;
-    REQUIRE(make_config(make_temp_dir(), &config, &error));
-    dir = config.root;
-  }
-  ~Root() { std::filesystem::remove_all(dir); }
-};
-
-// The diagnostics of `text` checked against the files under `root`.
-std::vector<Diagnostic> check_in(const std::string& text, const Root& root) {
-  CheckedDocument checked = check_document(text);
-  DiskSource disk;
-  check_workspace(text, &checked, root.config, ActionCatalog::builtin(), disk);
-  return checked.diagnostics;
-}
-
-const Diagnostic* find(const std::vector<Diagnostic>& ds, std::string_view code) {
-  for (const Diagnostic& d : ds)
-    if (d.code == code) return &d;
-  return nullptr;
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("blockls apply runs the edits of an Aider transcript in order", "[apply][editblock]") {
   const std::string root = make_temp_dir();
@@ -84,12 +57,12 @@ TEST_CASE("an edit whose SEARCH is not in the file is not applied", "[apply][edi
 
 TEST_CASE("SEARCH_NOT_FOUND on an edit: the closest region as a fix makes it apply",
           "[apply][editblock]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n");
   const std::string text = "a.py\n```python\n<<<<<<< SEARCH\ndef g():\n    return  2\n=======\n"
                            "def g():\n    return 3\n>>>>>>> REPLACE\n```\n";
   const std::vector<Diagnostic> ds = check_in(text, root);
-  const Diagnostic* d = find(ds, "SEARCH_NOT_FOUND");
+  const Diagnostic* d = find_code(ds, "SEARCH_NOT_FOUND");
   REQUIRE(d);
   CHECK(d->line == 3); // on the edit's SEARCH text (0-based)
   REQUIRE(!d->fixes.empty());
@@ -97,33 +70,33 @@ TEST_CASE("SEARCH_NOT_FOUND on an edit: the closest region as a fix makes it app
   REQUIRE(apply_fix(text, d->fixes[0], &fixed));
   CHECK(fixed.find("<<<<<<< SEARCH\ndef g():\n    return 2\n=======\n") != std::string::npos);
   const std::vector<Diagnostic> again = check_in(fixed, root);
-  CHECK(find(again, "SEARCH_NOT_FOUND") == nullptr);
+  CHECK(find_code(again, "SEARCH_NOT_FOUND") == nullptr);
   for (const Diagnostic& e : again)
     CHECK(!is_error(e.severity));
 }
 
 TEST_CASE("an edit already applied: SEARCH_NOT_FOUND and REPLACE_ALREADY_PRESENT",
           "[apply][editblock]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.py", "x = 2\n");
   const std::string edit = "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n";
   const std::vector<Diagnostic> ds = check_in(edit, root);
-  REQUIRE(find(ds, "SEARCH_NOT_FOUND"));
-  const Diagnostic* d = find(ds, "REPLACE_ALREADY_PRESENT");
+  REQUIRE(find_code(ds, "SEARCH_NOT_FOUND"));
+  const Diagnostic* d = find_code(ds, "REPLACE_ALREADY_PRESENT");
   REQUIRE(d);
   CHECK(d->severity == Severity::parameter_warning);
   CHECK(d->line == 4); // on the REPLACE text
   // A REPLACE text that is not in the file: no such warning.
   put_file(root.dir + "/a.py", "x = 3\n");
-  CHECK(find(check_in(edit, root), "REPLACE_ALREADY_PRESENT") == nullptr);
+  CHECK(find_code(check_in(edit, root), "REPLACE_ALREADY_PRESENT") == nullptr);
 }
 
 TEST_CASE("SEARCH_AMBIGUOUS on an edit names every line", "[apply][editblock]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.txt", "x\ny\nx\n");
   const std::vector<Diagnostic> ds =
       check_in("a.txt\n<<<<<<< SEARCH\nx\n=======\nz\n>>>>>>> REPLACE\n", root);
-  const Diagnostic* d = find(ds, "SEARCH_AMBIGUOUS");
+  const Diagnostic* d = find_code(ds, "SEARCH_AMBIGUOUS");
   REQUIRE(d);
   CHECK(d->message.find("lines 1, 3") != std::string::npos);
 }

@@ -18,17 +18,6 @@ using namespace blockls::test;
 
 namespace {
 
-struct Root {
-  std::string dir;
-  ApplyConfig config;
-  Root() {
-    std::string error;
-    REQUIRE(make_config(make_temp_dir(), &config, &error));
-    dir = config.root;
-  }
-  ~Root() { std::filesystem::remove_all(dir); }
-};
-
 struct Checked {
   std::string text;
   CheckedDocument checked;
@@ -95,7 +84,7 @@ TEST_CASE("a final line break does not start another line", "[apply][lines]") {
 
 TEST_CASE("workspace checks of the line actions count the lines earlier actions leave",
           "[apply][lines]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/two.txt", "one\ntwo\n");
   // Block 1 makes the file 3 lines long: line 3 is then fine, 4 is not.
   const std::string text =
@@ -129,7 +118,7 @@ TEST_CASE("workspace checks of the line actions count the lines earlier actions 
 
 TEST_CASE("replace_lines keeps CRLF files CRLF and the line break after the range",
           "[apply][lines]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/w.txt", "a\r\nb\r\nc\r\nd");
   const std::string text =
       block("c01", "action = \"replace_lines_in_file\"\npath = \"w.txt\"\nlines = \"2-3\"\n"
@@ -144,7 +133,7 @@ TEST_CASE("replace_lines keeps CRLF files CRLF and the line break after the rang
 }
 
 TEST_CASE("the line actions run from TELT too", "[apply][lines]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/t.txt", "x\ny\nz\n");
   const std::string text = "#!telt [3-char SHA: t01]\n=== REPLACE_LINES ===\n--FILE t01--\nt.txt\n"
                            "--LINES t01--\n2\n--NEW_CONTENT t01--\nY\n--END t01--\n"

@@ -34,12 +34,6 @@ std::string applied(std::string_view content, std::string_view hunks) {
   return r.text;
 }
 
-const Diagnostic* find(const std::vector<Diagnostic>& ds, std::string_view code) {
-  for (const Diagnostic& d : ds)
-    if (d.code == code) return &d;
-  return nullptr;
-}
-
 } // namespace
 
 TEST_CASE("the hunk locator matches exactly, then more leniently, in Codex's order",
@@ -108,7 +102,7 @@ TEST_CASE("a patch against the workspace: not found, ambiguous, missing file", "
   std::vector<Diagnostic> ds =
       check("*** Begin Patch\n*** Update File: a.py\n@@\n def g():\n-    return  2\n+    return 3\n"
             "*** End Patch\n");
-  const Diagnostic* d = find(ds, "SEARCH_NOT_FOUND");
+  const Diagnostic* d = find_code(ds, "SEARCH_NOT_FOUND");
   REQUIRE(d);
   CHECK(d->line == 2); // the hunks (0-based: the first hunk line)
   CHECK(d->fix_hint.find("closest text is at lines 5-6") != std::string::npos);
@@ -124,11 +118,11 @@ TEST_CASE("a patch against the workspace: not found, ambiguous, missing file", "
     CHECK(!is_error(e.severity));
   ds = check("*** Begin Patch\n*** Update File: a.py\n@@\n-    return 1\n+    return 2\n"
              "*** End Patch\n");
-  d = find(ds, "SEARCH_AMBIGUOUS");
+  d = find_code(ds, "SEARCH_AMBIGUOUS");
   REQUIRE(d);
   CHECK(d->message.find("at lines 2, 6") != std::string::npos);
   ds = check("*** Begin Patch\n*** Update File: gone.py\n@@\n-x\n+y\n*** End Patch\n");
-  CHECK(find(ds, "FILE_NOT_FOUND"));
+  CHECK(find_code(ds, "FILE_NOT_FOUND"));
   ds = check("*** Begin Patch\n*** Update File: a.py\n@@ def g():\n-    return 1\n+    return 2\n"
              "*** End Patch\n");
   for (const Diagnostic& e : ds)

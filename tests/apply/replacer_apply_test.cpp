@@ -20,30 +20,6 @@ using namespace blockls::test;
 
 namespace {
 
-struct Root {
-  std::string dir;
-  ApplyConfig config;
-  Root() {
-    std::string error;
-    REQUIRE(make_config(make_temp_dir(), &config, &error));
-    dir = config.root;
-  }
-  ~Root() { std::filesystem::remove_all(dir); }
-};
-
-std::vector<Diagnostic> check_in(const std::string& text, const Root& root) {
-  CheckedDocument checked = check_document(text);
-  DiskSource disk;
-  check_workspace(text, &checked, root.config, ActionCatalog::builtin(), disk);
-  return checked.diagnostics;
-}
-
-const Diagnostic* find(const std::vector<Diagnostic>& ds, std::string_view code) {
-  for (const Diagnostic& d : ds)
-    if (d.code == code) return &d;
-  return nullptr;
-}
-
 // One replacer edit of `path`.
 std::string edit(std::string_view path, std::string_view search, std::string_view replace) {
   return "<<<EXPLANATION>>>\nwhy\n<<<FILE>>>\n" + std::string(path) + "\n<<<SEARCH>>>\n" +
@@ -115,12 +91,12 @@ TEST_CASE("a replacer edit whose SEARCH is not in the file is refused, the other
 
 TEST_CASE("SEARCH_NOT_FOUND on a replacer edit: the closest region as a fix makes it apply",
           "[apply][replacer]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n");
   const std::string text = "<<<FILE>>>\na.py\n<<<SEARCH>>>\ndef g():\n    return  2\n"
                            "<<<REPLACE>>>\ndef g():\n    return 3\n<<<END>>>\n";
   const std::vector<Diagnostic> ds = check_in(text, root);
-  const Diagnostic* d = find(ds, "SEARCH_NOT_FOUND");
+  const Diagnostic* d = find_code(ds, "SEARCH_NOT_FOUND");
   REQUIRE(d);
   CHECK(d->line == 3); // on the SEARCH text (0-based)
   REQUIRE(!d->fixes.empty());
@@ -129,52 +105,52 @@ TEST_CASE("SEARCH_NOT_FOUND on a replacer edit: the closest region as a fix make
   INFO(fixed);
   CHECK(fixed.find("<<<SEARCH>>>\ndef g():\n    return 2\n<<<REPLACE>>>\n") != std::string::npos);
   const std::vector<Diagnostic> again = check_in(fixed, root);
-  CHECK(find(again, "SEARCH_NOT_FOUND") == nullptr);
+  CHECK(find_code(again, "SEARCH_NOT_FOUND") == nullptr);
   for (const Diagnostic& e : again)
     CHECK(!is_error(e.severity));
 }
 
 TEST_CASE("SEARCH_NOT_FOUND on a CRLF transcript: the fix keeps its line breaks",
           "[apply][replacer]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.txt", "one\ntwo\nthree\n");
   const std::string text = "<<<FILE>>>\r\na.txt\r\n<<<SEARCH>>>\r\none\r\ntwoo\r\n"
                            "<<<REPLACE>>>\r\n1\r\n2\r\n<<<END>>>\r\n";
   const std::vector<Diagnostic> ds = check_in(text, root);
-  const Diagnostic* d = find(ds, "SEARCH_NOT_FOUND");
+  const Diagnostic* d = find_code(ds, "SEARCH_NOT_FOUND");
   REQUIRE(d);
   REQUIRE(!d->fixes.empty());
   std::string fixed;
   REQUIRE(apply_fix(text, d->fixes[0], &fixed));
   INFO(fixed);
   CHECK(fixed.find("<<<SEARCH>>>\r\none\r\ntwo\r\n<<<REPLACE>>>") != std::string::npos);
-  CHECK(find(check_in(fixed, root), "SEARCH_NOT_FOUND") == nullptr);
+  CHECK(find_code(check_in(fixed, root), "SEARCH_NOT_FOUND") == nullptr);
 }
 
 TEST_CASE("a replacer edit already applied: REPLACE_ALREADY_PRESENT", "[apply][replacer]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.py", "x = 2\n");
   const std::string text = edit("a.py", "x = 1", "x = 2");
   const std::vector<Diagnostic> ds = check_in(text, root);
-  REQUIRE(find(ds, "SEARCH_NOT_FOUND"));
-  const Diagnostic* d = find(ds, "REPLACE_ALREADY_PRESENT");
+  REQUIRE(find_code(ds, "SEARCH_NOT_FOUND"));
+  const Diagnostic* d = find_code(ds, "REPLACE_ALREADY_PRESENT");
   REQUIRE(d);
   CHECK(d->line == 7); // on the REPLACE text
   put_file(root.dir + "/a.py", "x = 3\n");
-  CHECK(find(check_in(text, root), "REPLACE_ALREADY_PRESENT") == nullptr);
+  CHECK(find_code(check_in(text, root), "REPLACE_ALREADY_PRESENT") == nullptr);
 }
 
 TEST_CASE("SEARCH_AMBIGUOUS on a replacer edit names every line", "[apply][replacer]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.txt", "x\ny\nx\n");
   const std::vector<Diagnostic> ds = check_in(edit("a.txt", "x", "z"), root);
-  const Diagnostic* d = find(ds, "SEARCH_AMBIGUOUS");
+  const Diagnostic* d = find_code(ds, "SEARCH_AMBIGUOUS");
   REQUIRE(d);
   CHECK(d->message.find("lines 1, 3") != std::string::npos);
 }
 
 TEST_CASE("two replacer edits of one file are checked in order", "[apply][replacer]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.txt", "alpha\nbeta\n");
   // The second SEARCH is the first edit's REPLACE: found in the simulated file.
   const std::vector<Diagnostic> ds =

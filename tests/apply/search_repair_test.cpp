@@ -16,30 +16,6 @@ using namespace blockls::test;
 
 namespace {
 
-struct Root {
-  std::string dir;
-  ApplyConfig config;
-  Root() {
-    std::string error;
-    REQUIRE(make_config(make_temp_dir(), &config, &error));
-    dir = config.root;
-  }
-  ~Root() { std::filesystem::remove_all(dir); }
-};
-
-std::vector<Diagnostic> check_in(const std::string& text, const Root& root) {
-  CheckedDocument checked = check_document(text);
-  DiskSource disk;
-  check_workspace(text, &checked, root.config, ActionCatalog::builtin(), disk);
-  return checked.diagnostics;
-}
-
-const Diagnostic* find(const std::vector<Diagnostic>& ds, std::string_view code) {
-  for (const Diagnostic& d : ds)
-    if (d.code == code) return &d;
-  return nullptr;
-}
-
 const std::string kMethod =
     "class A:\n    def run(self):\n        return 1\n\n    def stop(self):\n"
     "        return 0\n";
@@ -97,17 +73,17 @@ TEST_CASE("repair_search: no repair when two regions match, when nothing matches
 
 TEST_CASE("SEARCH_NOT_EXACT: an Aider edit indented wrong applies, with a fix to the exact text",
           "[apply][repair][editblock]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.py", kMethod);
   const std::string text = "a.py\n```python\n<<<<<<< SEARCH\ndef run(self):\n    return 1\n"
                            "=======\ndef run(self):\n    return 2\n>>>>>>> REPLACE\n```\n";
   const std::vector<Diagnostic> ds = check_in(text, root);
-  const Diagnostic* d = find(ds, "SEARCH_NOT_EXACT");
+  const Diagnostic* d = find_code(ds, "SEARCH_NOT_EXACT");
   REQUIRE(d);
   CHECK(d->severity == Severity::parameter_warning);
   CHECK(d->line == 3); // on the SEARCH text
   CHECK(d->message == "old_text matches lines 2-3 of a.py only re-indented");
-  CHECK(find(ds, "SEARCH_NOT_FOUND") == nullptr);
+  CHECK(find_code(ds, "SEARCH_NOT_FOUND") == nullptr);
   for (const Diagnostic& e : ds)
     CHECK(!is_error(e.severity));
 
@@ -128,7 +104,7 @@ TEST_CASE("SEARCH_NOT_EXACT: an Aider edit indented wrong applies, with a fix to
 }
 
 TEST_CASE("SEARCH_NOT_EXACT keeps a CRLF file's line endings", "[apply][repair][editblock]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/w.txt", "top\r\n  inner\r\n  more\r\n");
   const ProcessResult r =
       run_blockls({"apply", "--root", root.dir, "-"},
@@ -140,31 +116,31 @@ TEST_CASE("SEARCH_NOT_EXACT keeps a CRLF file's line endings", "[apply][repair][
 
 TEST_CASE("formats whose tools match exactly get no repair (NESL stays SEARCH_NOT_FOUND)",
           "[apply][repair]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.py", kMethod);
   const std::string nesl = "#!nesl [@three-char-SHA-256: k7m]\naction = \"file_replace_text\"\n"
                            "path = \"a.py\"\nold_text = <<'EOT_k7m'\ndef run(self):\n"
                            "    return 1\nEOT_k7m\nnew_text = <<'EOT_k7m'\nx\nEOT_k7m\n"
                            "#!end_k7m\n";
   const std::vector<Diagnostic> ds = check_in(nesl, root);
-  CHECK(find(ds, "SEARCH_NOT_EXACT") == nullptr);
-  CHECK(find(ds, "SEARCH_NOT_FOUND") != nullptr);
+  CHECK(find_code(ds, "SEARCH_NOT_EXACT") == nullptr);
+  CHECK(find_code(ds, "SEARCH_NOT_FOUND") != nullptr);
 }
 
 TEST_CASE("EDIT_OVERLAP: a later edit looks for lines an earlier edit of the transcript changed",
           "[apply][overlap][editblock]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.txt", "one\ntwo\nthree\nfour\n");
   const std::string text = "a.txt\n<<<<<<< SEARCH\ntwo\nthree\n=======\n2\n3\n>>>>>>> REPLACE\n\n"
                            "a.txt\n<<<<<<< SEARCH\nthree\nfour\n=======\n3\n4\n>>>>>>> REPLACE\n";
   const std::vector<Diagnostic> ds = check_in(text, root);
-  const Diagnostic* d = find(ds, "EDIT_OVERLAP");
+  const Diagnostic* d = find_code(ds, "EDIT_OVERLAP");
   REQUIRE(d);
   CHECK(is_error(d->severity));
   CHECK(d->line == 11); // the second edit's SEARCH text
   CHECK(d->message == "old_text is in a.txt on disk (line 3), but the edit at line 2 of this "
                       "transcript changes it first: the two edits overlap");
-  CHECK(find(ds, "SEARCH_NOT_FOUND") == nullptr);
+  CHECK(find_code(ds, "SEARCH_NOT_FOUND") == nullptr);
 
   // Nothing is written for the failing block; the first edit still applies.
   const ProcessResult r = run_blockls({"apply", "--root", root.dir, "-"}, text);
@@ -174,12 +150,12 @@ TEST_CASE("EDIT_OVERLAP: a later edit looks for lines an earlier edit of the tra
 
 TEST_CASE("a text that is in no version of the file is SEARCH_NOT_FOUND, not EDIT_OVERLAP",
           "[apply][overlap][editblock]") {
-  Root root;
+  TempRoot root;
   put_file(root.dir + "/a.txt", "one\ntwo\n");
   const std::vector<Diagnostic> ds =
       check_in("a.txt\n<<<<<<< SEARCH\none\n=======\n1\n>>>>>>> REPLACE\n\n"
                "a.txt\n<<<<<<< SEARCH\nfive\n=======\n5\n>>>>>>> REPLACE\n",
                root);
-  CHECK(find(ds, "EDIT_OVERLAP") == nullptr);
-  CHECK(find(ds, "SEARCH_NOT_FOUND") != nullptr);
+  CHECK(find_code(ds, "EDIT_OVERLAP") == nullptr);
+  CHECK(find_code(ds, "SEARCH_NOT_FOUND") != nullptr);
 }
