@@ -16,6 +16,19 @@ namespace {
 // Largest window re-checked to verify a syntax fix; fixes in larger windows stay unverified.
 constexpr size_t kMaxVerifyWindow = 256 * 1024;
 
+// Bytes re-checked per window, beyond which its later diagnostics' fixes stay unverified (but
+// at least kMinVerifiedPerWindow diagnostics are always verified). Each verification re-checks
+// the whole window, so a window with one error per line (an unclosed block swallowing a chat
+// history) would otherwise cost its size times its line count. The limit depends only on the
+// window's own text, so an incremental re-check verifies exactly what a full check does.
+constexpr size_t kVerifyBytesPerWindow = 2 * 1024 * 1024;
+constexpr size_t kMinVerifiedPerWindow = 16;
+
+// How many diagnostics with fixes a window of `size` bytes verifies.
+size_t verified_per_window(size_t size) {
+  return std::max(kMinVerifiedPerWindow, kVerifyBytesPerWindow / std::max<size_t>(size, 1));
+}
+
 std::map<std::string_view, int> code_counts(const std::vector<Diagnostic>& diagnostics) {
   std::map<std::string_view, int> counts;
   for (const Diagnostic& d : diagnostics)
@@ -54,12 +67,15 @@ ByteRange verify_window(const ParsedDocument& parsed, const Diagnostic& d, size_
 // create a block that then lacks an `action`. Each such fix is checked on its window with the
 // whole engine and dropped if it would add any diagnostic (the fix property), so every fix the
 // engine offers removes its diagnostic and adds none.
-void verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options,
-                  size_t first, size_t end) {
+size_t verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options,
+                    size_t first, size_t end) {
+  size_t rechecked = 0;
   const CheckOptions& inner = options;
   // The diagnostic counts of each window before any fix (a window is identified by its first
   // byte: its end follows from its first line). Several diagnostics often share a window.
   std::unordered_map<size_t, std::map<std::string_view, int>> before_cache;
+  // How many diagnostics each window (keyed as above) has verified, for verified_per_window.
+  std::unordered_map<size_t, size_t> verified_count;
   std::string fixed;
   end = std::min(end, checked.diagnostics.size());
   for (size_t i = first; i < end; ++i) {
@@ -69,6 +85,7 @@ void verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOp
     if (!info || info->doc_page == "validation") continue; // built already verified
     const ByteRange window = verify_window(checked.parsed, d, text.size());
     if (window.size() > kMaxVerifyWindow) continue;
+    if (verified_count[window.begin]++ >= verified_per_window(window.size())) continue;
     const std::string_view sub = slice(text, window);
     const std::map<std::string_view, int>* before = nullptr;
     size_t kept_count = 0;
@@ -82,12 +99,15 @@ void verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOp
       if (inside && apply_edits(sub, fix.edits, &fixed, window.begin)) {
         if (!before) {
           auto it = before_cache.find(window.begin);
-          if (it == before_cache.end())
+          if (it == before_cache.end()) {
+            rechecked += sub.size();
             it = before_cache
                      .emplace(window.begin, code_counts(check_document(sub, inner).diagnostics))
                      .first;
+          }
           before = &it->second;
         }
+        rechecked += before->count(d.code) ? fixed.size() : 0;
         keep = before->count(d.code) == 0 ||
                is_clean_improvement(*before, code_counts(check_document(fixed, inner).diagnostics),
                                     d.code);
@@ -103,6 +123,7 @@ void verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOp
         std::none_of(d.fixes.begin(), d.fixes.end(), [](const Fix& f) { return f.preferred; }))
       d.fixes.front().preferred = true;
   }
+  return rechecked;
 }
 
 CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOptions& options) {

@@ -14,9 +14,13 @@
 
 namespace blockls {
 
-// Verifies the fixes of checked.diagnostics[first, end) (all by default).
-void verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options = {},
-                  size_t first = 0, size_t end = SIZE_MAX);
+// Verifies the fixes of checked.diagnostics[first, end) (all by default); returns the number of
+// bytes it re-checked to do so. Each window (a block up to the next one) verifies the fixes of
+// its first max(16, 2 MiB / window size) diagnostics; the fixes of the rest, like those in
+// windows over 256 KiB, stay as the grammar built them. Without that bound a window with an error
+// on every line costs its size times its line count.
+size_t verify_fixes(std::string_view text, CheckedDocument& checked,
+                    const CheckOptions& options = {}, size_t first = 0, size_t end = SIZE_MAX);
 
 CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOptions& options = {});
 

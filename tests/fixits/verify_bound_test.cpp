@@ -1,0 +1,67 @@
+// Fix verification re-checks a diagnostic's window with the fix applied, so a window with an
+// error on every line once cost its size times its line count: a fuzz input (an unclosed NESL
+// block swallowing an Aider chat history, 1,473 errors) took 30 s under ASan and grew 4× with
+// every doubling. The work is now bounded per window; these tests count the bytes re-checked
+// (no timing) and keep the bound from breaking what verification promises.
+#include "fixits/verify_fixes.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+
+using namespace blockls;
+
+namespace {
+
+// An unclosed NESL block followed by `lines` lines that each read as a broken assignment
+// inside it (text after the closing quote, as in the fuzz input): one window, one
+// TRAILING_CONTENT error with a fix per line.
+std::string unclosed_block_then_prose(size_t lines) {
+  std::string text = "#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\n";
+  for (size_t i = 0; i < lines; ++i)
+    text += "key_" + std::to_string(i) + " = \"a value\"with text after the quote\n";
+  return text;
+}
+
+size_t errors_with_code(const CheckedDocument& c, std::string_view code) {
+  size_t n = 0;
+  for (const Diagnostic& d : c.diagnostics)
+    n += d.code == code;
+  return n;
+}
+
+} // namespace
+
+TEST_CASE("verifying the fixes of a window with an error on every line is bounded") {
+  for (size_t lines : {1000u, 4000u}) {
+    const std::string text = unclosed_block_then_prose(lines);
+    CheckedDocument checked = check_document(text);
+    REQUIRE(errors_with_code(checked, "TRAILING_CONTENT") == lines);
+    const size_t rechecked = verify_fixes(text, checked);
+    INFO(lines << " lines, " << text.size() << " bytes, " << rechecked << " bytes re-checked");
+    // Something really was verified (the window's diagnostic counts and at least one fix)...
+    CHECK(rechecked >= 2 * text.size());
+    // ...and no more than the per-window bound: max(16, 2 MiB / size) re-checks plus the
+    // window's own check before any fix. Unbounded, this is `lines` re-checks of the window.
+    const size_t bound = (std::max<size_t>(16, 2 * 1024 * 1024 / text.size()) + 1) * text.size();
+    CHECK(rechecked <= bound + bound / 8);
+    // Every diagnostic keeps a fix: beyond the bound they stay as the grammar built them.
+    for (const Diagnostic& d : checked.diagnostics)
+      if (d.code == "TRAILING_CONTENT") CHECK_FALSE(d.fixes.empty());
+  }
+}
+
+TEST_CASE("windows with few diagnostics verify every fix, as before the bound") {
+  // Small blocks: each window is verified in full, so the verified check of a document with one
+  // error per block re-checks each block about twice (before, and with the fix).
+  std::string text;
+  for (int i = 0; i < 50; ++i)
+    text += "#!nesl [@three-char-SHA-256: a" + std::to_string(10 + i) +
+            "]\naction = \"file_write\"\npath = /tmp/x\n#!end_a" + std::to_string(10 + i) + "\n\n";
+  CheckedDocument checked = check_document(text);
+  const size_t fixable = std::count_if(checked.diagnostics.begin(), checked.diagnostics.end(),
+                                       [](const Diagnostic& d) { return !d.fixes.empty(); });
+  REQUIRE(fixable >= 50);
+  const size_t rechecked = verify_fixes(text, checked);
+  CHECK(rechecked >= text.size());
+}
