@@ -92,6 +92,14 @@ struct DialectInfo {
   std::string_view instructions;
 };
 
+// How the editors speak of the commands of a dialect whose every command edits one file (Aider,
+// replacer, Codex): the outline lists them by file and the code lens names the file. A grammar
+// opts in with `static constexpr FileEditWords file_edit_words{...};`.
+struct FileEditWords {
+  std::string_view edit;      // "▶ Apply edit to PATH"
+  std::string_view not_found; // SEARCH_NOT_FOUND in the lens: "✗ SEARCH not found in PATH"
+};
+
 // The Markdown fence around the open block, for the fast paths: a line that may close it
 // must take the general route (which records where the fence closed).
 struct FenceWatch {

@@ -60,6 +60,16 @@ bool repairs_search(Dialect dialect) {
   });
 }
 
+std::optional<FileEditWords> file_edit_words(Dialect dialect) {
+  if (dialect == Dialect::none) return std::nullopt;
+  return with_grammar_type(dialect, []<typename G>() -> std::optional<FileEditWords> {
+    if constexpr (requires { G::file_edit_words; })
+      return FileEditWords{G::file_edit_words};
+    else
+      return std::nullopt;
+  });
+}
+
 std::optional<std::string> encode_value(std::string_view text, const Block& block,
                                         const Parameter& p, std::string_view value) {
   if (block.dialect == Dialect::none) return std::nullopt;

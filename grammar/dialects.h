@@ -114,6 +114,10 @@ template <typename F> decltype(auto) with_grammar_type(Dialect dialect, F&& f) {
 // `static constexpr bool repairs_search = true;` — the formats whose own tool repairs.
 bool repairs_search(Dialect dialect);
 
+// How the editors speak of the commands of `dialect` (FileEditWords, grammar/dialect.h);
+// nullopt when its commands are not one-file edits.
+std::optional<FileEditWords> file_edit_words(Dialect dialect);
+
 // How a fix writes `value` as the value of parameter `p` of `block` in `text` (the block's
 // dialect decides: see DialectGrammar::encode_value); nullopt when no safe encoding exists.
 std::optional<std::string> encode_value(std::string_view text, const Block& block,

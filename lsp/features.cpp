@@ -9,6 +9,7 @@
 #include "grammar/text_edit.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -32,8 +33,38 @@ json line_range(const FeatureContext& ctx, uint32_t line) {
       {lines.line_start(line), lines.line_end(*ctx.analysis.text, line)});
 }
 
-std::string block_label(const Block& block) {
-  return std::string(dialect_name(block.dialect)) + " block '" + block.id + "'";
+std::string path_of(std::string_view text, const Command& command);
+
+// The distinct files the commands of a file-edit block edit, in order of appearance.
+std::vector<std::string> edited_paths(std::string_view text, const Block& block) {
+  std::vector<std::string> paths;
+  for (const Command& c : block.commands) {
+    std::string path = path_of(text, c);
+    if (!path.empty() && std::find(paths.begin(), paths.end(), path) == paths.end())
+      paths.push_back(std::move(path));
+  }
+  return paths;
+}
+
+// The command of `block` a diagnostic on `line` belongs to: the last one starting at or
+// before it (the first when the line precedes them all).
+const Command* command_at(const Block& block, uint32_t line) {
+  const Command* found = block.commands.empty() ? nullptr : &block.commands.front();
+  for (const Command& c : block.commands)
+    if (c.line <= line) found = &c;
+  return found;
+}
+
+// The lens title of a valid block of a file-edit dialect: "▶ Apply edit to PATH".
+std::string apply_edit_title(std::string_view text, const Block& block, size_t actions) {
+  const std::string word(file_edit_words(block.dialect).value_or(FileEditWords{}).edit);
+  const std::vector<std::string> paths = edited_paths(text, block);
+  if (paths.size() == 1)
+    return "▶ Apply " +
+           (block.commands.size() == 1 ? word : count_noun(block.commands.size(), word)) + " to " +
+           paths.front();
+  if (paths.size() > 1) return "▶ Apply " + word + " to " + count_noun(paths.size(), "file");
+  return "▶ Apply block (" + count_noun(actions, "action") + ")";
 }
 
 json fixes_payload(const FeatureContext& ctx, const Diagnostic& d) {
@@ -67,7 +98,7 @@ const Diagnostic* match_diagnostic(const FeatureContext& ctx, const json& lsp) {
   return nullptr;
 }
 
-std::string path_of(const std::string_view text, const Command& command) {
+std::string path_of(std::string_view text, const Command& command) {
   for (const Parameter& p : command.params) {
     const std::string name = lower(p.name);
     if (name.find("path") != std::string::npos || name.find("file") != std::string::npos) {
@@ -111,6 +142,19 @@ std::string count_noun(size_t n, std::string_view singular) {
   return std::to_string(n) + " " + std::string(singular) + (n == 1 ? "" : es ? "es" : "s");
 }
 
+std::string block_label(std::string_view text, const Block& block) {
+  const std::string dialect(dialect_name(block.dialect));
+  if (!block.id.empty()) return dialect + " block '" + block.id + "'";
+  const std::optional<FileEditWords> words = file_edit_words(block.dialect);
+  if (words && !block.commands.empty()) {
+    const std::string path = path_of(text, block.commands.front());
+    if (!path.empty())
+      return (dialect == words->edit ? "" : dialect + " ") + std::string(words->edit) + " of " +
+             path;
+  }
+  return dialect + " block at line " + std::to_string(block.start_line + 1);
+}
+
 json diagnostic_range(const FeatureContext& ctx, const Diagnostic& d) {
   if (d.line >= ctx.analysis.lines().line_count()) {
     const size_t end = ctx.analysis.text->size();
@@ -138,7 +182,7 @@ json diagnostic_json(const FeatureContext& ctx, const Diagnostic& d) {
     if (block.start_line != d.line)
       related.push_back(
           {{"location", {{"uri", ctx.uri}, {"range", line_range(ctx, block.start_line)}}},
-           {"message", "The " + block_label(block) + " starts here"}});
+           {"message", "The " + block_label(*ctx.analysis.text, block) + " starts here"}});
   }
   if (!d.fixes.empty()) {
     std::set<uint32_t> lines;
@@ -278,6 +322,13 @@ json code_lenses(const FeatureContext& ctx) {
   std::vector<size_t> actions_of(blocks.size(), 0);
   for (const apply::PlannedAction& a : ctx.analysis.plan().actions)
     if (a.block >= 0 && static_cast<size_t>(a.block) < blocks.size()) ++actions_of[a.block];
+  // The first SEARCH_NOT_FOUND of each block, for the lens of a failing edit.
+  std::vector<const Diagnostic*> not_found(blocks.size(), nullptr);
+  for (const Diagnostic& d : ctx.analysis.diagnostics)
+    if (d.code == "SEARCH_NOT_FOUND" && d.block >= 0 &&
+        static_cast<size_t>(d.block) < blocks.size() && !not_found[d.block])
+      not_found[d.block] = &d;
+  const std::string_view text = *ctx.analysis.text;
   for (size_t b = 0; b < blocks.size(); ++b) {
     const Block& block = blocks[b];
     const size_t errors = ctx.analysis.block_errors(static_cast<int>(b));
@@ -290,11 +341,21 @@ json code_lenses(const FeatureContext& ctx) {
                  {"command", ""}};
     } else if (errors == 0) {
       const size_t actions = actions_of[b];
-      command = {{"title", "▶ Apply block (" + count_noun(actions, "action") + ")"},
+      const bool edits = file_edit_words(block.dialect).has_value();
+      command = {{"title", edits ? apply_edit_title(text, block, actions)
+                                 : "▶ Apply block (" + count_noun(actions, "action") + ")"},
                  {"command", "blockls.executeBlock"},
                  {"arguments", json::array({{{"uri", ctx.uri},
                                              {"version", ctx.analysis.version},
                                              {"line", block.start_line}}})}};
+    } else if (const std::optional<FileEditWords> words = file_edit_words(block.dialect);
+               not_found[b] && words) {
+      // A failing edit says which file does not hold its SEARCH text.
+      const Command* c = command_at(block, not_found[b]->line);
+      std::string title =
+          "✗ " + std::string(words->not_found) + " " + (c ? path_of(text, *c) : "the file");
+      if (errors > 1) title += " (+" + count_noun(errors - 1, "error") + ")";
+      command = {{"title", title}, {"command", ""}};
     } else {
       command = {{"title", "✗ " + count_noun(errors, "error")}, {"command", ""}};
     }
@@ -303,6 +364,9 @@ json code_lenses(const FeatureContext& ctx) {
   return lenses;
 }
 
+// The outline: a symbol per block (kind 2, Module) with its commands as children, except for
+// file-edit dialects (Aider, replacer, Codex), whose edits are listed by file: one symbol per
+// file (kind 1, File) at its first edit, with every edit of that file in the transcript under it.
 json document_symbols(const FeatureContext& ctx) {
   json symbols = json::array();
   const std::string_view text = *ctx.analysis.text;
@@ -311,10 +375,18 @@ json document_symbols(const FeatureContext& ctx) {
   // The planned actions are in (block, command) order: one cursor walks them beside the loops.
   const std::vector<apply::PlannedAction>& actions = ctx.analysis.plan().actions;
   size_t next = 0;
+  // The file symbols of file-edit dialects: index in `symbols`, byte span, edit and error counts.
+  struct FileGroup {
+    size_t symbol;
+    ByteRange span;
+    size_t edits = 0, errors = 0;
+  };
+  std::map<std::string, FileGroup> files;
   for (size_t b = 0; b < blocks.size(); ++b) {
     const Block& block = blocks[b];
     const int bi = static_cast<int>(b);
     const size_t errors = ctx.analysis.block_errors(bi);
+    const bool by_file = file_edit_words(block.dialect).has_value();
     json children = json::array();
     for (size_t c = 0; c < block.commands.size(); ++c) {
       const Command& command = block.commands[c];
@@ -326,19 +398,48 @@ json document_symbols(const FeatureContext& ctx) {
       if (next < actions.size() && actions[next].block == bi && actions[next].command == ci)
         name = actions[next].action;
       const std::string path = path_of(text, command);
-      if (!path.empty()) name += " " + path;
       const size_t begin = ctx.analysis.lines().line_start(
           std::min(command.line, ctx.analysis.lines().line_count() - 1));
       size_t end = c + 1 < block.commands.size()
                        ? ctx.analysis.lines().line_start(block.commands[c + 1].line)
                        : block.range.end;
       end = std::max(begin, std::min(end, block.range.end));
-      const ByteRange selection =
+      ByteRange selection =
           command.name_range.size() > 0 ? command.name_range : ByteRange{begin, begin};
+      ByteRange range{std::min(begin, selection.begin), std::max(end, selection.end)};
+      if (by_file && !path.empty()) {
+        // One edit under its file: the whole block when it is the block's only command.
+        if (block.commands.size() == 1) {
+          range = {std::min(range.begin, block.range.begin), std::max(range.end, block.range.end)};
+          if (command.name_range.size() == 0) selection = {block.range.begin, block.range.begin};
+        }
+        auto [it, added] = files.try_emplace(path, FileGroup{symbols.size(), range});
+        FileGroup& group = it->second;
+        if (added)
+          symbols.push_back({{"name", path},
+                             {"kind", 1},
+                             {"selectionRange", mapper.range_json(selection)},
+                             {"children", json::array()}});
+        group.span = {std::min(group.span.begin, range.begin), std::max(group.span.end, range.end)};
+        ++group.edits;
+        group.errors += errors > 0;
+        json& file = symbols[group.symbol];
+        file["range"] = mapper.range_json(group.span);
+        file["detail"] = count_noun(group.edits, "edit") +
+                         (group.errors ? ", " + std::to_string(group.errors) + " failing" : "");
+        file["children"].push_back(
+            {{"name", name},
+             {"detail", "line " + std::to_string(ctx.analysis.lines().line_of(range.begin) + 1) +
+                            (errors == 0 ? ", valid" : ", " + count_noun(errors, "error"))},
+             {"kind", 12},
+             {"range", mapper.range_json(range)},
+             {"selectionRange", mapper.range_json(selection)}});
+        continue;
+      }
+      if (!path.empty()) name += " " + path;
       json symbol = {{"name", name},
                      {"kind", 12},
-                     {"range", mapper.range_json({std::min(begin, selection.begin),
-                                                  std::max(end, selection.end)})},
+                     {"range", mapper.range_json(range)},
                      {"selectionRange", mapper.range_json(selection)}};
       if (never_run(block)) {
         // Command input: its parameters, by their output keys (kind 7: Property).
@@ -356,10 +457,12 @@ json document_symbols(const FeatureContext& ctx) {
       }
       children.push_back(std::move(symbol));
     }
+    // A file-edit block whose every command went under its file needs no symbol of its own.
+    if (by_file && children.empty() && !block.commands.empty()) continue;
     const ByteRange range{block.range.begin, std::max(block.range.begin, block.range.end)};
     const ByteRange selection =
         block.id_range.size() > 0 ? block.id_range : ByteRange{range.begin, range.begin};
-    symbols.push_back({{"name", block_label(block)},
+    symbols.push_back({{"name", block_label(text, block)},
                        {"detail", errors == 0 ? "valid" : count_noun(errors, "error")},
                        {"kind", 2},
                        {"range", mapper.range_json({std::min(range.begin, selection.begin),
@@ -393,7 +496,7 @@ json hover(const FeatureContext& ctx, Position position) {
   const apply::ApplyConfig* config = a.context->apply_config ? &*a.context->apply_config : nullptr;
   std::ostringstream md;
   const size_t errors = a.block_errors(b);
-  md << "**" << block_label(block) << "**";
+  md << "**" << block_label(*a.text, block) << "**";
   if (errors > 0) {
     md << " — ✗ " << count_noun(errors, "error") << ", nothing will run\n\n";
     for (const Diagnostic& d : a.diagnostics)

@@ -51,4 +51,8 @@ json hover(const FeatureContext& ctx, Position position);
 // "2 errors", "1 action".
 std::string count_noun(size_t n, std::string_view singular);
 
+// How outlines, hovers and messages name a block: "nesl block 'k1w'" where the dialect has ids,
+// an edit by its file ("editblock edit of src/app.py"), otherwise "heredoc block at line 4".
+std::string block_label(std::string_view text, const Block& block);
+
 } // namespace blockls::lsp

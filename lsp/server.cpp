@@ -914,8 +914,9 @@ private:
             break;
           }
         return reply_error(id, kRequestFailed,
-                           "Block '" + blocks[b].id + "' has " + count_noun(errors, "error") +
-                               " (first: " + first + "); nothing was changed.");
+                           "The " + block_label(*a->text, blocks[b]) + " has " +
+                               count_noun(errors, "error") + " (first: " + first +
+                               "); nothing was changed.");
       }
       targets.push_back(b);
     }
@@ -929,7 +930,8 @@ private:
       if (!sim) {
         if (!all)
           return reply_error(id, kRequestFailed,
-                             "Block '" + blocks[b].id + "' has no action; nothing was changed.");
+                             "The " + block_label(*a->text, blocks[b]) +
+                                 " has no action; nothing was changed.");
         continue;
       }
       if (sim->ok) sims.push_back(sim);
@@ -938,7 +940,7 @@ private:
       return reply_error(id, kRequestFailed, "Nothing to apply; nothing was changed.");
 
     std::string label = all ? "blockls: apply " + count_noun(sims.size(), "block")
-                            : "blockls: apply block '" + blocks[targets.front()].id + "'";
+                            : "blockls: apply " + block_label(*a->text, blocks[targets.front()]);
     progress(token, {{"kind", "begin"}, {"title", label}, {"cancellable", false}});
 
     // Which backend: a WorkspaceEdit when the client can apply every operation, else the disk.
@@ -1006,12 +1008,12 @@ private:
       for (const std::string& t : run.touched)
         touched.push_back(t);
       if (run.applied) {
-        messages.push_back("block '" + sim->block_id + "' applied (" +
+        messages.push_back(block_label(*a->text, blocks[sim->block]) + " applied (" +
                            count_noun(run.touched.size(), "path") + " changed)");
       } else {
         applied = false;
-        messages.push_back("block '" + sim->block_id + "' NOT applied: " + run.error + " [" +
-                           run.code + "]");
+        messages.push_back(block_label(*a->text, blocks[sim->block]) +
+                           " NOT applied: " + run.error + " [" + run.code + "]");
       }
     }
     std::string summary;

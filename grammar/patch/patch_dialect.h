@@ -20,6 +20,7 @@ public:
   // `*** Begin Patch`, possibly indented. The second byte keeps Markdown bullets (`* item`)
   // on the prose fast path.
   static constexpr StartPrefix kStarts[] = {{'*', '*', true}};
+  static constexpr FileEditWords file_edit_words{"patch", "Expected lines not found in"};
   static constexpr DialectInfo info{Dialect::patch,
                                     "patch",
                                     {},

@@ -46,6 +46,16 @@ local ok, err = xpcall(function()
     'old_text = "Teh project"',
     'new_text = "The project"',
     '#!end_r2d',
+    'And an Aider edit:',
+    '',
+    'src/app.py',
+    '```python',
+    '<<<<<<< SEARCH',
+    '    print("hello")',
+    '=======',
+    '    print("hello, world")',
+    '>>>>>>> REPLACE',
+    '```',
   })
   vim.api.nvim_buf_set_option(buf, 'filetype', 'markdown')
   vim.api.nvim_set_current_buf(buf)
@@ -84,14 +94,16 @@ local ok, err = xpcall(function()
   check(line == '=== MOVE_FILE ===', 'buffer after the quick fix: ' .. line)
   check(vim.wait(10000, function() return #diagnostics() == 0 end, 10), 'diagnostics cleared after the fix')
 
-  -- 3. execute-block from the code lenses: Neovim 0.7 has no documentChanges, so the server
+  -- 3. execute-block from the code lenses (TELT, NESL, an Aider edit): Neovim 0.7 has no documentChanges, so the server
   --    applies on disk through the apply module and says so with window/showMessage.
   local lens_results = vim.lsp.buf_request_sync(buf, 'textDocument/codeLens',
     { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000)
   local lenses = lens_results and lens_results[client_id] and lens_results[client_id].result or {}
-  check(#lenses == 2, 'two code lenses')
+  check(#lenses == 3, 'three code lenses')
+  local titles = {}
   for _, lens in ipairs(lenses) do
     out('lens', lens.command.title)
+    titles[#titles + 1] = lens.command.title
     check(lens.command.command == 'blockls.executeBlock', 'lens runs executeBlock')
     local resp = client.request_sync('workspace/executeCommand',
       { command = lens.command.command, arguments = lens.command.arguments }, 10000, buf)
@@ -99,7 +111,10 @@ local ok, err = xpcall(function()
     local result = resp and resp.result or {}
     check(result.applied == true and result.backend == 'disk', 'applied on disk')
   end
+  check(titles[3] == '▶ Apply edit to src/app.py', 'the Aider edit\'s lens names its file')
   check(read_file(ws .. '/README.md') == 'The project is nice.\n', 'README.md changed on disk')
+  check(read_file(ws .. '/src/app.py') == 'def hello():\n    print("hello, world")\n',
+    'the Aider edit applied to src/app.py on disk')
   check(read_file(ws .. '/a.txt') == nil and read_file(ws .. '/b.txt') == 'old config\n', 'a.txt moved to b.txt')
 
   -- 4. A stale version is refused and changes nothing.

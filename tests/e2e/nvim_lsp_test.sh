@@ -16,6 +16,8 @@ export XDG_CONFIG_HOME="$work/xdg/config" XDG_DATA_HOME="$work/xdg/data" \
 mkdir -p "$work/ws"
 printf 'Teh project is nice.\n' > "$work/ws/README.md"
 printf 'old config\n' > "$work/ws/a.txt"
+mkdir -p "$work/ws/src"
+printf 'def hello():\n    print("hello")\n' > "$work/ws/src/app.py"
 BLOCKLS_BIN=$blockls BLOCKLS_WS="$work/ws" \
   timeout 90 nvim --headless --clean -u NONE -i NONE -n -c "luafile $here/nvim_lsp_test.lua"
 rc=$?
