@@ -5,6 +5,7 @@
 #include "cli/check_command.h"
 #include "cli/instructions_command.h"
 #include "cli/option_checks.h"
+#include "cli/stream_command.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/codes.h"
 #include "diagnostics/json_text.h"
@@ -111,6 +112,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->capture_default_str();
   check_cmd->add_option("--dialects", check_dialects, "Comma-separated dialects to parse")
       ->capture_default_str();
+  check_cmd
+      ->add_option("-j,--jobs", check.jobs,
+                   "Files checked at once (default: one per core; the output does not depend on "
+                   "it)")
+      ->check(whole_number(1, 1024));
   check_cmd->add_option("--max-size", max_size, "Largest input accepted, in bytes")
       ->check(whole_number(1, kMaxCount))
       ->capture_default_str();
@@ -249,6 +255,20 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App* codes_cmd = app.add_subcommand("codes", "List every diagnostic code with its severity");
   codes_cmd->add_option("--format", codes_format)->check(CLI::IsMember({"text", "json"}));
 
+  StreamRequest stream_req;
+  std::string stream_schema, stream_dialects = dialect_names(","), stream_format = "jsonl";
+  size_t stream_max_size = stream_req.limits.max_bytes;
+  CLI::App* stream_cmd = app.add_subcommand(
+      "stream", "Read a transcript from standard input as it arrives; write one JSON event per "
+                "line (block_start, block_end with the block and its errors, done) as each is "
+                "known (docs/stream.md)");
+  stream_cmd->add_option("--format", stream_format, "Output format")
+      ->check(CLI::IsMember({"jsonl"}));
+  stream_cmd->add_option("--schema", stream_schema, "Action schema (see check --schema)");
+  stream_cmd->add_option("--dialects", stream_dialects, "Comma-separated dialects to parse");
+  stream_cmd->add_option("--max-size", stream_max_size, "Largest input accepted, in bytes")
+      ->check(whole_number(1, kMaxCount));
+
   std::string instructions_dialect;
   CLI::App* instructions_cmd = app.add_subcommand(
       "instructions", "Print a dialect's format instructions for a system prompt, with an example");
@@ -305,6 +325,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     lsp_options.debounce.min = std::chrono::milliseconds(lsp_debounce_ms);
     out.flush();
     return lsp::run_server(lsp_options);
+  }
+  if (stream_cmd->parsed()) {
+    if (!parse_dialects(stream_dialects, &stream_req.dialects, err)) return kExitUsage;
+    auto catalog = load_catalog(stream_schema, err);
+    if (!catalog) return kExitUsage;
+    stream_req.catalog = catalog.get();
+    stream_req.limits.max_bytes = stream_max_size;
+    return run_stream(stream_req, out, err);
   }
   if (codes_cmd->parsed()) return print_codes(codes_format, out);
   if (instructions_cmd->parsed()) return run_instructions(instructions_dialect, out, err);

@@ -6,6 +6,7 @@
 #include "apply/workspace_check.h"
 #include "cli/app.h"
 #include "cli/apply_command.h"
+#include "cli/parallel.h"
 #include "cli/sarif_report.h"
 #include "cli/text_report.h"
 #include "diagnostics/check.h"
@@ -65,17 +66,30 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
           << " is inside the workspace; blockls never trusts a journal found there and ignores "
              "it\n";
   }
+  // Reading and checking each file is independent: the files are checked on `jobs` threads,
+  // then taken in the order of the arguments (the workspace simulation and the output need it).
+  struct Read {
+    std::optional<InputFile> file;
+    std::string error;
+    CheckedDocument result;
+  };
+  std::vector<Read> reads(request.files.size());
+  for_each_parallel(reads.size(), request.jobs, [&](size_t i) {
+    Read& r = reads[i];
+    r.file = read_input(request.files[i], request.limits, &r.error);
+    if (r.file) r.result = check_with_verified_fixes(r.file->text, options);
+  });
   const apply::DiskSource disk;
   apply::Overlay files(disk); // later transcripts see what earlier ones would do
-  for (const std::string& path : request.files) {
-    std::string error;
-    std::optional<InputFile> file = read_input(path, request.limits, &error);
+  for (size_t i = 0; i < reads.size(); ++i) {
+    const std::string& path = request.files[i];
+    std::optional<InputFile>& file = reads[i].file;
     if (!file) {
-      err << "blockls: " << error << '\n';
-      failed.emplace_back(display_path(path), error);
+      err << "blockls: " << reads[i].error << '\n';
+      failed.emplace_back(display_path(path), reads[i].error);
       continue;
     }
-    CheckedDocument result = check_with_verified_fixes(file->text, options);
+    CheckedDocument result = std::move(reads[i].result);
     if (!request.root.empty()) {
       const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
       const apply::Plan plan = apply::build_plan(file->text, result, catalog);
@@ -101,13 +115,17 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   }
 
   if (request.format == "json") {
+    // Each file's JSON is built on its own thread, then put in order.
+    std::vector<nlohmann::json> built(done.size());
+    for_each_parallel(done.size(), request.jobs, [&](size_t i) {
+      const Checked& c = done[i];
+      built[i] = document_json(c.file.text, c.result,
+                               request.catalog ? *request.catalog : ActionCatalog::builtin());
+      built[i]["path"] = display_path(c.file.path);
+    });
     nlohmann::json files = nlohmann::json::array();
-    for (const Checked& c : done) {
-      nlohmann::json j = document_json(
-          c.file.text, c.result, request.catalog ? *request.catalog : ActionCatalog::builtin());
-      j["path"] = display_path(c.file.path);
+    for (nlohmann::json& j : built)
       files.push_back(std::move(j));
-    }
     for (const auto& [path, message] : failed)
       files.push_back({{"path", path}, {"io_error", message}});
     out << dump_json(nlohmann::json{{"files", files}}, 2) << '\n';

@@ -26,6 +26,8 @@ struct CheckRequest {
   std::string root;
   bool allow_exec = false;
   std::vector<std::string> deny, allow_roots;
+  // -j: files checked at once (0: one per core). The output is the same for every value.
+  unsigned jobs = 0;
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);

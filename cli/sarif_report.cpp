@@ -14,9 +14,12 @@ namespace {
 std::string_view level(Severity s) {
   switch (s) {
   case Severity::block_fatal:
-  case Severity::command_error: return "error";
-  case Severity::parameter_warning: return "warning";
-  case Severity::syntax_info: return "note";
+  case Severity::command_error:
+    return "error";
+  case Severity::parameter_warning:
+    return "warning";
+  case Severity::syntax_info:
+    return "note";
   }
   return "error";
 }
@@ -24,7 +27,8 @@ std::string_view level(Severity s) {
 std::string to_uri(const std::string& path) {
   std::string out = path.starts_with("/") ? "file://" : "";
   for (unsigned char c : path) {
-    if (std::isalnum(c) || std::string_view("-._~/").find(static_cast<char>(c)) != std::string_view::npos)
+    if (std::isalnum(c) ||
+        std::string_view("-._~/").find(static_cast<char>(c)) != std::string_view::npos)
       out.push_back(static_cast<char>(c));
     else {
       static const char* hex = "0123456789ABCDEF";
@@ -41,7 +45,10 @@ nlohmann::json region(const SourceView& view, size_t begin, size_t end) {
   end = std::clamp(end, begin, view.text.size());
   const OutwardPosition s = view.position(view.lines.line_of(begin), begin);
   const OutwardPosition e = view.position(view.lines.line_of(end), end);
-  return {{"startLine", s.line}, {"startColumn", s.column}, {"endLine", e.line}, {"endColumn", e.column}};
+  return {{"startLine", s.line},
+          {"startColumn", s.column},
+          {"endLine", e.line},
+          {"endColumn", e.column}};
 }
 
 std::string rule_name(std::string_view code) {
@@ -68,12 +75,13 @@ nlohmann::json sarif_log(const std::vector<SarifFile>& files, std::string_view v
     std::string anchor(c.name);
     std::transform(anchor.begin(), anchor.end(), anchor.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    rules.push_back({{"id", c.name},
-                     {"name", rule_name(c.name)},
-                     {"shortDescription", {{"text", c.summary}}},
-                     {"helpUri", std::string(docs_base_url) + std::string(c.doc_page) + ".md#" + anchor},
-                     {"defaultConfiguration", {{"level", level(c.severity)}}},
-                     {"properties", {{"severity", severity_name(c.severity)}, {"dialect", c.dialect}}}});
+    rules.push_back(
+        {{"id", c.name},
+         {"name", rule_name(c.name)},
+         {"shortDescription", {{"text", c.summary}}},
+         {"helpUri", std::string(docs_base_url) + std::string(c.doc_page) + ".md#" + anchor},
+         {"defaultConfiguration", {{"level", level(c.severity)}}},
+         {"properties", {{"severity", severity_name(c.severity)}, {"dialect", c.dialect}}}});
   }
   nlohmann::json results = nlohmann::json::array();
   nlohmann::json artifacts = nlohmann::json::array();
@@ -99,12 +107,14 @@ nlohmann::json sarif_log(const std::vector<SarifFile>& files, std::string_view v
       nlohmann::json result = {
           {"ruleId", d.code},
           {"level", level(d.severity)},
-          {"message", {{"text", d.fix_hint.empty() ? d.message : d.message + " (" + d.fix_hint + ")"}}},
+          {"message",
+           {{"text", d.fix_hint.empty() ? d.message : d.message + " (" + d.fix_hint + ")"}}},
           {"locations",
            {{{"physicalLocation",
               {{"artifactLocation", {{"uri", uri}, {"index", f}}},
                {"region", region(view, d.range.begin, d.range.end)}}}}}},
-          {"properties", {{"severity", severity_name(d.severity)}, {"dialect", dialect_name(d.dialect)}}}};
+          {"properties",
+           {{"severity", severity_name(d.severity)}, {"dialect", dialect_name(d.dialect)}}}};
       if (rule != codes.end()) result["ruleIndex"] = rule - codes.begin();
       if (!fixes.empty()) result["fixes"] = fixes;
       results.push_back(result);

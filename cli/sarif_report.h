@@ -5,7 +5,6 @@
 #include "diagnostics/check.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

@@ -84,7 +84,8 @@ nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& che
   }
   if (d.dialect == Dialect::nesl) j["context"] = view.nesl_context(d.line); // nesl-js's window
   nlohmann::json fixes = nlohmann::json::array();
-  for (const Fix& f : d.fixes) fixes.push_back(fix_json(text, checked.parsed.lines, f));
+  for (const Fix& f : d.fixes)
+    fixes.push_back(fix_json(text, checked.parsed.lines, f));
   j["fixes"] = fixes;
   return j;
 }
@@ -96,7 +97,8 @@ Summary summarize(const CheckedDocument& checked) {
     const BlockVerdict& v = checked.verdicts[b];
     s.blocks_valid += v.valid;
     s.commands_found += checked.parsed.blocks[b].commands.size();
-    for (bool ok : v.command_valid) s.commands_valid += ok;
+    for (bool ok : v.command_valid)
+      s.commands_valid += ok;
   }
   for (const Diagnostic& d : checked.diagnostics) {
     if (is_error(d.severity))
@@ -109,44 +111,49 @@ Summary summarize(const CheckedDocument& checked) {
   return s;
 }
 
+nlohmann::json block_json(std::string_view text, const CheckedDocument& checked, size_t b,
+                          const ActionCatalog& catalog) {
+  const Block& block = checked.parsed.blocks[b];
+  nlohmann::json commands = nlohmann::json::array();
+  for (size_t c = 0; c < block.commands.size(); ++c) {
+    const Command& cmd = block.commands[c];
+    const ActionSpec* spec = catalog.find(block.dialect, cmd.name);
+    commands.push_back({{"type", cmd.name},
+                        {"action", spec ? nlohmann::json(spec->name) : nlohmann::json(nullptr)},
+                        {"params", command_params_json(text, block, cmd)},
+                        {"line", cmd.line + 1},
+                        {"valid", checked.verdicts[b].command_valid[c]}});
+  }
+  return {{"commands", commands},
+          {"metadata",
+           {{"start_line", block.start_line + 1},
+            {"end_line",
+             block.end_line ? nlohmann::json(*block.end_line + 1) : nlohmann::json(nullptr)},
+            {"hash", block.id},
+            {"dialect", dialect_name(block.dialect)},
+            {"era", era_name(block.era)},
+            {"valid", checked.verdicts[b].valid}}}};
+}
+
+nlohmann::json summary_json(const Summary& s) {
+  return {{"blocks_parsed", s.blocks_parsed},
+          {"blocks_valid", s.blocks_valid},
+          {"commands_found", s.commands_found},
+          {"commands_valid", s.commands_valid},
+          {"errors", s.errors},
+          {"warnings", s.warnings},
+          {"infos", s.infos}};
+}
+
 nlohmann::json document_json(std::string_view text, const CheckedDocument& checked,
                              const ActionCatalog& catalog) {
   nlohmann::json blocks = nlohmann::json::array();
-  for (size_t b = 0; b < checked.parsed.blocks.size(); ++b) {
-    const Block& block = checked.parsed.blocks[b];
-    nlohmann::json commands = nlohmann::json::array();
-    for (size_t c = 0; c < block.commands.size(); ++c) {
-      const Command& cmd = block.commands[c];
-      const ActionSpec* spec = catalog.find(block.dialect, cmd.name);
-      commands.push_back({{"type", cmd.name},
-                          {"action", spec ? nlohmann::json(spec->name) : nlohmann::json(nullptr)},
-                          {"params", command_params_json(text, block, cmd)},
-                          {"line", cmd.line + 1},
-                          {"valid", checked.verdicts[b].command_valid[c]}});
-    }
-    blocks.push_back(
-        {{"commands", commands},
-         {"metadata",
-          {{"start_line", block.start_line + 1},
-           {"end_line", block.end_line ? nlohmann::json(*block.end_line + 1) : nlohmann::json(nullptr)},
-           {"hash", block.id},
-           {"dialect", dialect_name(block.dialect)},
-           {"era", era_name(block.era)},
-           {"valid", checked.verdicts[b].valid}}}});
-  }
+  for (size_t b = 0; b < checked.parsed.blocks.size(); ++b)
+    blocks.push_back(block_json(text, checked, b, catalog));
   nlohmann::json errors = nlohmann::json::array();
-  for (const Diagnostic& d : checked.diagnostics) errors.push_back(diagnostic_json(text, checked, d));
-  const Summary s = summarize(checked);
-  return {{"blocks", blocks},
-          {"errors", errors},
-          {"summary",
-           {{"blocks_parsed", s.blocks_parsed},
-            {"blocks_valid", s.blocks_valid},
-            {"commands_found", s.commands_found},
-            {"commands_valid", s.commands_valid},
-            {"errors", s.errors},
-            {"warnings", s.warnings},
-            {"infos", s.infos}}}};
+  for (const Diagnostic& d : checked.diagnostics)
+    errors.push_back(diagnostic_json(text, checked, d));
+  return {{"blocks", blocks}, {"errors", errors}, {"summary", summary_json(summarize(checked))}};
 }
 
 } // namespace blockls

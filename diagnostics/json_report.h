@@ -7,7 +7,6 @@
 #include "diagnostics/check.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string_view>
 
 namespace blockls {
@@ -17,6 +16,10 @@ namespace blockls {
 nlohmann::json document_json(std::string_view text, const CheckedDocument& checked,
                              const ActionCatalog& catalog = ActionCatalog::builtin());
 
+// One block object of document_json's `blocks` (`checked.parsed.blocks[b]`).
+nlohmann::json block_json(std::string_view text, const CheckedDocument& checked, size_t b,
+                          const ActionCatalog& catalog = ActionCatalog::builtin());
+
 // One error object (see docs/output-formats.md).
 nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& checked,
                                const Diagnostic& diagnostic);
@@ -25,12 +28,15 @@ nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& che
 nlohmann::json fix_json(std::string_view text, const LineIndex& lines, const Fix& fix);
 
 // Parameters of a command grouped by name: one value -> string, repeated -> array.
-nlohmann::json command_params_json(std::string_view text, const Block& block, const Command& command);
+nlohmann::json command_params_json(std::string_view text, const Block& block,
+                                   const Command& command);
 
 struct Summary {
   size_t blocks_parsed = 0, blocks_valid = 0, commands_found = 0, commands_valid = 0;
   size_t errors = 0, warnings = 0, infos = 0;
 };
 Summary summarize(const CheckedDocument& checked);
+// document_json's `summary` object.
+nlohmann::json summary_json(const Summary& summary);
 
 } // namespace blockls

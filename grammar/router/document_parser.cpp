@@ -228,6 +228,7 @@ public:
   }
 
   ParsedDocument& doc() { return doc_; }
+  const ParsedDocument& doc() const { return doc_; }
   // A hint for a one-shot parse: the text has `bytes` bytes. Blocks and resume points get
   // room for one block per 640 bytes (a transcript dense with blocks has about one per 700),
   // so that their vectors are not moved as they grow.
@@ -651,6 +652,14 @@ ParsedDocument DocumentParser::finish() {
 
 const std::string& DocumentParser::text() const {
   return state_->text;
+}
+
+const std::vector<Block>& DocumentParser::blocks_so_far() const {
+  return state_->router.doc().blocks;
+}
+
+const std::vector<ResumePoint>& DocumentParser::resume_points_so_far() const {
+  return state_->router.doc().resume_points;
 }
 
 ParsedDocument parse_from(std::string_view text, const ResumePoint& from,

@@ -1,0 +1,55 @@
+// `blockls stream` (see stream_command.h): the read loop around StreamSession.
+#include "cli/stream_command.h"
+
+#include "cli/app.h"
+#include "cli/stream_session.h"
+#include "diagnostics/json_text.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <ostream>
+#include <unistd.h>
+
+namespace blockls::cli {
+
+int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& err) {
+  CheckOptions options;
+  options.parse.dialects = request.dialects;
+  options.catalog = request.catalog;
+  // One event per line, flushed at once: the reader acts on a block as soon as it closes.
+  StreamSession session(options, [&out](const nlohmann::json& event) {
+    out << dump_json(event) << '\n';
+    out.flush();
+  });
+  // read(2), not a buffered stream: a chunk is parsed as soon as it arrives, whatever its size.
+  char buffer[64 * 1024];
+  size_t total = 0;
+  for (;;) {
+    const ssize_t n = ::read(request.input_fd, buffer, sizeof buffer);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      err << "blockls stream: cannot read standard input: " << std::strerror(errno) << '\n';
+      return kExitUsage;
+    }
+    const std::string_view chunk(buffer, static_cast<size_t>(n));
+    if (const size_t nul = chunk.find('\0'); nul != std::string_view::npos) {
+      err << fmt::format("blockls stream: standard input is binary (a NUL byte at offset {}); "
+                         "stopped\n",
+                         total + nul);
+      return kExitUsage;
+    }
+    total += chunk.size();
+    if (total > request.limits.max_bytes) {
+      err << fmt::format("blockls stream: standard input is larger than --max-size ({} bytes); "
+                         "stopped\n",
+                         request.limits.max_bytes);
+      return kExitUsage;
+    }
+    session.feed(chunk);
+  }
+  return session.finish() > 0 ? kExitFindings : kExitOk;
+}
+
+} // namespace blockls::cli

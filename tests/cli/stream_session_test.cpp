@@ -1,0 +1,131 @@
+// `blockls stream`'s engine: the blocks and errors of all its events, in order, must equal
+// `check --format json` of the whole input, for every chunking — over every test input of every
+// dialect, at random chunkings, and byte at a time for the smaller ones. Each block_start comes
+// before its block_end, and a block's block_end as soon as its closing line has been fed.
+#include "bench/rng.h"
+#include "cli/stream_session.h"
+#include "diagnostics/json_report.h"
+#include "fixits/verify_fixes.h"
+#include "support/test_inputs.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+using namespace blockls;
+using blockls::bench::Rng;
+using nlohmann::json;
+
+namespace {
+
+struct Streamed {
+  json blocks = json::array();
+  json errors = json::array();
+  json summary;
+  size_t starts = 0;
+  bool order_ok = true; // every block_end follows its block_start; done comes last
+};
+
+// Feeds `text` in the chunks `cuts` (ascending offsets) and gathers the events.
+Streamed stream(std::string_view text, const std::vector<size_t>& cuts) {
+  Streamed s;
+  bool done = false;
+  cli::StreamSession session({}, [&](const json& e) {
+    if (done) s.order_ok = false;
+    const std::string event = e.at("event");
+    if (event == "block_start") {
+      ++s.starts;
+    } else if (event == "block_end") {
+      if (s.blocks.size() >= s.starts) s.order_ok = false;
+      s.blocks.push_back(e.at("block"));
+      for (const json& error : e.at("errors"))
+        s.errors.push_back(error);
+    } else if (event == "error") {
+      s.errors.push_back(e.at("error"));
+    } else if (event == "done") {
+      s.summary = e.at("summary");
+      done = true;
+    }
+  });
+  size_t at = 0;
+  for (size_t cut : cuts) {
+    session.feed(text.substr(at, cut - at));
+    at = cut;
+  }
+  session.feed(text.substr(at));
+  session.finish();
+  return s;
+}
+
+// An error's `context_window` and `context` show lines after the error, which a stream may not
+// have read when the block closes: the window is compared up to the error's own line ("<-- ERROR
+// HERE"), the context must be a prefix of check's; every other field is compared exactly.
+bool same_errors(json got, json want) {
+  if (got.size() != want.size()) return false;
+  for (size_t i = 0; i < got.size(); ++i) {
+    for (json* e : {&got[i], &want[i]}) {
+      std::string window = e->value("context_window", "");
+      const size_t mark = window.find("<-- ERROR HERE");
+      if (mark != std::string::npos) window.resize(mark);
+      (*e)["context_window"] = window;
+    }
+    if (got[i].contains("context") || want[i].contains("context")) {
+      const std::string g = got[i].value("context", ""), w = want[i].value("context", "");
+      if (!w.starts_with(g)) return false;
+      got[i].erase("context");
+      want[i].erase("context");
+    }
+  }
+  return got == want;
+}
+
+void require_same_as_check(const test::NamedInput& input, const std::vector<size_t>& cuts) {
+  const json want = document_json(input.text, check_with_verified_fixes(input.text));
+  const Streamed got = stream(input.text, cuts);
+  INFO(input.name << " in " << cuts.size() + 1 << " chunks");
+  REQUIRE(got.order_ok);
+  REQUIRE(got.starts == want["blocks"].size());
+  REQUIRE(got.blocks == want["blocks"]);
+  REQUIRE(same_errors(got.errors, want["errors"]));
+  REQUIRE(got.summary == want["summary"]);
+}
+
+} // namespace
+
+TEST_CASE("stream: the events of any chunking give exactly check's blocks and errors",
+          "[cli][stream]") {
+  Rng rng(0x57ea);
+  size_t checked = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    require_same_as_check(input, {}); // one chunk
+    for (int round = 0; round < 3 && !input.text.empty(); ++round) {
+      std::vector<size_t> cuts;
+      for (size_t at = rng.below(64) + 1; at < input.text.size(); at += rng.below(96) + 1)
+        cuts.push_back(at);
+      require_same_as_check(input, cuts);
+    }
+    if (input.text.size() <= 2048) { // byte at a time
+      std::vector<size_t> cuts;
+      for (size_t at = 1; at < input.text.size(); ++at)
+        cuts.push_back(at);
+      require_same_as_check(input, cuts);
+    }
+    ++checked;
+  }
+  CHECK(checked > 100);
+}
+
+TEST_CASE("stream: a block's block_end is emitted when its closing line is fed", "[cli][stream]") {
+  std::vector<std::string> events;
+  cli::StreamSession session({}, [&](const json& e) { events.push_back(e.at("event")); });
+  session.feed("Writing it:\n#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\n");
+  CHECK(events == std::vector<std::string>{"block_start"});
+  session.feed("path = \"a.txt\"\ncontent = \"hi\"\n#!end_k1");
+  CHECK(events.size() == 1); // the end line is not complete yet
+  session.feed("w\n");
+  CHECK(events == std::vector<std::string>{"block_start", "block_end"});
+  session.feed("And a heredoc:\ncat > b.txt << 'EOF'\nbody\nEOF\n");
+  CHECK(events == std::vector<std::string>{"block_start", "block_end", "block_start", "block_end"});
+  CHECK(session.finish() == 0);
+  CHECK(events.back() == "done");
+}
