@@ -22,7 +22,7 @@ std::string parent_of(const std::string& path) {
   return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
 }
 
-bool is_file_with(const FileState& s, const std::optional<std::string>& content) {
+bool is_file_with(const FileState& s, const std::optional<FileContent>& content) {
   if (!content) return s.kind == Kind::missing;
   return s.kind == Kind::file && s.content == *content;
 }
@@ -40,7 +40,8 @@ public:
     case FileEffect::Kind::write: {
       if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
       if (!files_.make_dirs(parent_of(e.path), &error)) return io();
-      if (!files_.write_file(e.path, e.after, e.mode, journal_.temp_tag(), &error)) return io();
+      if (!files_.write_file(e.path, e.after.str(), e.mode, journal_.temp_tag(), &error))
+        return io();
       touched->push_back(e.path);
       return true;
     }

@@ -72,7 +72,7 @@ void run_read_numbered(ActionHost& host) {
     host.set_data({{"path", shown}, {"content", ""}});
     return;
   }
-  const FileLines lines = split_lines(file->content);
+  const FileLines lines = split_lines(file->content.str());
   const size_t count = lines.lines.size();
   const LineRange want = range.value_or(LineRange{1, count});
   const size_t last = std::min(want.last, count);
@@ -86,7 +86,7 @@ void run_read_numbered(ActionHost& host) {
     if (n > want.first) content += '\n';
     content += fmt::format("{:>{}}", n, width);
     content += delimiter;
-    content.append(file->content, begin, end - begin);
+    content.append(file->content.str(), begin, end - begin);
   }
   if (want.last > count) {
     const std::string spec(trimmed(*lines_param));
@@ -109,7 +109,7 @@ void run_replace_lines(ActionHost& host) {
   if (!file) return;
   const auto range = range_of(host, host.value("lines"));
   if (!range) return;
-  const FileLines lines = split_lines(file->content);
+  const FileLines lines = split_lines(file->content.str());
   const size_t count = lines.lines.size();
   const std::string shown = host.shown_path("path");
   if (range->last > count) {
@@ -130,9 +130,9 @@ void run_replace_lines(ActionHost& host) {
   if (uses_crlf(file->content)) replacement = to_crlf(to_lf(replacement));
   const size_t begin = lines.lines[range->first - 1].first;
   const size_t end = lines.lines[range->last - 1].second;
-  std::string after = file->content.substr(0, begin);
+  std::string after = file->content.str().substr(0, begin);
   after += replacement;
-  after.append(file->content, end, std::string::npos);
+  after.append(file->content.str(), end, std::string::npos);
   host.write_file(*path, *file, std::move(after));
   host.set_data({{"path", shown}, {"lines_replaced", range->last - range->first + 1}});
 }

@@ -80,11 +80,11 @@ void run_files_replace_all(ActionHost& host) {
       std::string after;
       size_t pos = 0;
       for (size_t off : occ.offsets) {
-        after.append(before.content, pos, off - pos);
+        after.append(before.content.str(), pos, off - pos);
         after += new_text;
         pos = off + occ.length;
       }
-      after.append(before.content, pos, std::string::npos);
+      after.append(before.content.str(), pos, std::string::npos);
       host.write_file(f.absolute, before, std::move(after));
     }
     results.push_back({{"path", f.shown}, {"replacements_made", occ.offsets.size()}});

@@ -80,11 +80,11 @@ void run_file_patch(ActionHost& host) {
                 fmt::format("{}: {}", action, error));
     return;
   }
-  const PatchOutcome r = apply_chunks(before->content, *chunks, shown);
+  const PatchOutcome r = apply_chunks(before->content.str(), *chunks, shown);
   if (r.status == PatchOutcome::Status::not_found) {
     std::string hint = "The context and removed lines must match the file (blanks at the ends "
                        "of lines and Unicode punctuation aside)";
-    const auto region = closest_region(before->content, r.needle);
+    const auto region = closest_region(before->content.str(), r.needle);
     if (region)
       hint = fmt::format("The closest text is at lines {}-{} of the file ({})", region->first_line,
                          region->last_line, region->how);

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace blockls::apply {
 namespace {
@@ -35,56 +36,57 @@ std::string parent_of(const std::string& path) {
   return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
 }
 
-std::string signature(const FileState& s) {
-  switch (s.kind) {
-  case Kind::missing:
-    return "missing";
-  case Kind::directory:
-    return "directory";
-  case Kind::other:
-    return "other";
-  case Kind::file:
-    break;
-  }
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s.content)
-    h = (h ^ c) * 1099511628211ull;
-  return fmt::format("file:{}:{:016x}", s.content.size(), h);
-}
-
-std::string tree_signature(const std::vector<std::string>& entries) {
-  std::string listing;
-  for (const std::string& e : entries)
-    listing += e + "\n";
-  return signature(FileState{Kind::file, listing, 0});
-}
-
-// Records what a block reads of the state before it.
+// Records what a block reads of the state before it (the first read of each key: a block's
+// own writes are in the overlay above this source). Contents are shared, not hashed: an apply
+// compares them only for the blocks it runs.
 class RecordingSource final : public FileSource {
 public:
-  RecordingSource(const FileSource& inner, std::map<std::string, std::string>* seen)
+  RecordingSource(const FileSource& inner, std::map<std::string, Observation>* seen)
       : inner_(&inner), seen_(seen) {}
   FileState read(const std::string& path) const override {
     FileState s = inner_->read(path);
-    seen_->emplace(path, signature(s));
+    seen_->try_emplace(path, Observation{s, {}});
     return s;
   }
   std::vector<std::string> list_tree(const std::string& dir) const override {
     std::vector<std::string> entries = inner_->list_tree(dir);
-    seen_->emplace("tree:" + dir, tree_signature(entries));
+    seen_->try_emplace("tree:" + dir, Observation{{}, entries});
     return entries;
   }
 
 private:
   const FileSource* inner_;
-  std::map<std::string, std::string>* seen_;
+  std::map<std::string, Observation>* seen_;
+};
+
+// The check of a whole plan writes nothing, so a path resolves the same way every time it is
+// asked: simulate_plan remembers the answers (without it, every edit of a file lstat()s every
+// component of its path again). Not used when blocks run on disk one after the other.
+using PathMemo = std::unordered_map<std::string, ResolvedPath>;
+
+// The files under the state of a plan, each read once for the same reason (simulate_plan).
+class MemoSource final : public FileSource {
+public:
+  explicit MemoSource(const FileSource& inner) : inner_(&inner) {}
+  FileState read(const std::string& path) const override {
+    auto it = reads_.find(path);
+    if (it == reads_.end()) it = reads_.emplace(path, inner_->read(path)).first;
+    return it->second;
+  }
+  std::vector<std::string> list_tree(const std::string& dir) const override {
+    return inner_->list_tree(dir);
+  }
+
+private:
+  const FileSource* inner_;
+  mutable std::unordered_map<std::string, FileState> reads_;
 };
 
 class ActionRunner final : public ActionHost {
 public:
   ActionRunner(const SimulationInput& in, const PlannedAction& a, Overlay* files,
-               std::vector<Diagnostic>* diags, ActionOutcome* out)
-      : in_(in), a_(a), files_(files), diags_(diags), out_(out) {}
+               std::vector<Diagnostic>* diags, ActionOutcome* out, PathMemo* memo)
+      : in_(in), a_(a), files_(files), diags_(diags), out_(out), memo_(memo) {}
 
   void run();
 
@@ -118,7 +120,7 @@ public:
     fail(code, std::move(error));
   }
   void write_file(const std::string& path, const FileState& before, std::string after) override {
-    write_effect(path, before, std::move(after));
+    write_effect(path, before, FileContent(after));
   }
   void remove_file(const std::string& path, const FileState& before) override {
     FileEffect e;
@@ -178,7 +180,7 @@ private:
   // Resolves a path parameter; reports and fails when it may not be used.
   std::optional<std::string> path_of(std::string_view param, std::string_view value,
                                      std::optional<ByteRange> range = std::nullopt) {
-    const ResolvedPath r = resolve_path(*in_.config, value);
+    const ResolvedPath r = resolve(value);
     switch (r.verdict) {
     case PathVerdict::ok:
       return r.absolute;
@@ -203,6 +205,14 @@ private:
       return std::nullopt;
     }
     return std::nullopt;
+  }
+
+  ResolvedPath resolve(std::string_view value) {
+    if (!memo_) return resolve_path(*in_.config, value);
+    auto it = memo_->find(std::string(value));
+    if (it == memo_->end())
+      it = memo_->emplace(std::string(value), resolve_path(*in_.config, value)).first;
+    return it->second;
   }
 
   // A file that must exist (delete, move source, read, replace).
@@ -250,7 +260,7 @@ private:
       files_->set(*it, {Kind::directory, {}, 0});
   }
 
-  void write_effect(const std::string& path, const FileState& before, std::string after) {
+  void write_effect(const std::string& path, const FileState& before, FileContent after) {
     FileEffect e;
     e.kind = FileEffect::Kind::write;
     e.seq = a_.seq;
@@ -264,9 +274,9 @@ private:
   }
 
   // The closest region of the file as a fix that rewrites the old text in the transcript.
-  void offer_closest(Diagnostic& d, std::string_view param, const std::string& content,
+  void offer_closest(Diagnostic& d, std::string_view param, const FileContent& content,
                      std::string_view needle) {
-    const std::optional<ClosestRegion> region = closest_region(content, needle);
+    const std::optional<ClosestRegion> region = closest_region(content.str(), needle);
     if (!region) return;
     d.fix_hint = fmt::format("The closest text is at lines {}-{} of the file ({})",
                              region->first_line, region->last_line, region->how);
@@ -312,6 +322,7 @@ private:
   Overlay* files_;
   std::vector<Diagnostic>* diags_;
   ActionOutcome* out_;
+  PathMemo* memo_; // null: resolve every time
 };
 
 void ActionRunner::run() {
@@ -363,8 +374,10 @@ void ActionRunner::run_write(bool append) {
   // A replaced file keeps its line endings.
   if (before.kind == Kind::file && uses_crlf(before.content)) text = to_crlf(text);
   const size_t bytes = text.size();
-  std::string after = append && before.kind == Kind::file ? before.content + text : text;
-  write_effect(*path, before, std::move(after));
+  write_effect(*path, before,
+               append && before.kind == Kind::file
+                   ? before.content.splice(before.content.size(), before.content.size(), text)
+                   : FileContent(text));
   out_->data = {{"path", shown("path")}, {"bytesWritten", bytes}};
 }
 
@@ -388,8 +401,8 @@ void ActionRunner::run_replace(bool all) {
         fmt::format("{}: expected {} occurrences but found {}", a_.action, *count, found);
     std::string lines;
     if (found > 0)
-      lines =
-          fmt::format(" (at lines {})", fmt::join(line_numbers(before.content, occ.offsets), ", "));
+      lines = fmt::format(" (at lines {})",
+                          fmt::join(line_numbers(before.content.str(), occ.offsets), ", "));
     diag("COUNT_MISMATCH", "count", msg + lines,
          found > 0 ? fmt::format("Set count to {}", found) : "old_text does not occur in the file");
     if (found > 0) {
@@ -430,7 +443,7 @@ void ActionRunner::run_replace(bool all) {
   }
   if (found > 1 && !all) {
     const std::string lines =
-        fmt::format("{}", fmt::join(line_numbers(before.content, occ.offsets), ", "));
+        fmt::format("{}", fmt::join(line_numbers(before.content.str(), occ.offsets), ", "));
     diag("SEARCH_AMBIGUOUS", "old_text",
          fmt::format("old_text appears {} times in {}, at lines {}; it must appear exactly once",
                      found, shown("path"), lines),
@@ -442,15 +455,21 @@ void ActionRunner::run_replace(bool all) {
   }
   std::string new_text = raw("new_text");
   if (occ.crlf_converted || uses_crlf(before.content)) new_text = to_crlf(new_text);
-  std::string after;
-  size_t pos = 0;
-  for (size_t off : occ.offsets) {
-    after.append(before.content, pos, off - pos);
-    after += new_text;
-    pos = off + occ.length;
+  if (found == 1) {
+    const size_t off = occ.offsets[0];
+    write_effect(*path, before, before.content.splice(off, off + occ.length, new_text));
+  } else if (found > 1) { // replace_all: one pass over the text
+    const std::string& content = before.content.str();
+    std::string after;
+    size_t pos = 0;
+    for (size_t off : occ.offsets) {
+      after.append(content, pos, off - pos);
+      after += new_text;
+      pos = off + occ.length;
+    }
+    after.append(content, pos, std::string::npos);
+    write_effect(*path, before, FileContent(after));
   }
-  after.append(before.content, pos, std::string::npos);
-  if (found > 0) write_effect(*path, before, std::move(after));
   out_->data = {{"path", shown("path")}, {"replacements", found}};
 }
 
@@ -460,7 +479,7 @@ void ActionRunner::run_replace(bool all) {
 bool ActionRunner::apply_repaired(const std::string& path, const FileState& before,
                                   const std::string& old_text) {
   const std::string new_text = raw("new_text");
-  std::optional<RepairedSearch> r = repair_search(before.content, old_text, new_text);
+  std::optional<RepairedSearch> r = repair_search(before.content.str(), old_text, new_text);
   if (!r) return false;
   Diagnostic& d = diag("SEARCH_NOT_EXACT", "old_text",
                        fmt::format("old_text matches lines {}-{} of {} only {}", r->first_line,
@@ -479,11 +498,8 @@ bool ActionRunner::apply_repaired(const std::string& path, const FileState& befo
     d.fixes.push_back(
         {fmt::format("Use the exact text of lines {}-{}", r->first_line, r->last_line), true,
          std::move(edits)});
-  std::string replacement = uses_crlf(before.content) ? to_crlf(r->new_text) : r->new_text;
-  std::string after = before.content.substr(0, r->begin);
-  after += replacement;
-  after.append(before.content, r->end, std::string::npos);
-  write_effect(path, before, std::move(after));
+  const std::string replacement = uses_crlf(before.content) ? to_crlf(r->new_text) : r->new_text;
+  write_effect(path, before, before.content.splice(r->begin, r->end, replacement));
   out_->data = {{"path", shown("path")}, {"replacements", 1}};
   return true;
 }
@@ -507,7 +523,7 @@ bool ActionRunner::report_overlap(const std::string& path, const FileState& befo
     if (r.verdict == PathVerdict::ok && r.absolute == path) earlier = &other;
   }
   if (!earlier) return false;
-  const uint32_t disk_line = line_numbers(disk.content, occ.offsets).front();
+  const uint32_t disk_line = line_numbers(disk.content.str(), occ.offsets).front();
   const uint32_t earlier_line = earlier->line + 1;
   const std::string msg =
       fmt::format("old_text is in {} on disk (line {}), but the edit at line {} of this "
@@ -545,7 +561,7 @@ void ActionRunner::run_replace_range() {
   }
   if (start.offsets.size() > 1) {
     const std::string lines =
-        fmt::format("{}", fmt::join(line_numbers(before.content, start.offsets), ", "));
+        fmt::format("{}", fmt::join(line_numbers(before.content.str(), start.offsets), ", "));
     diag(
         "SEARCH_AMBIGUOUS", "old_text_beginning",
         fmt::format("old_text_beginning appears {} times, at lines {}; it must appear exactly once",
@@ -567,7 +583,7 @@ void ActionRunner::run_replace_range() {
   }
   if (stop.offsets.size() > 1) {
     const std::string lines =
-        fmt::format("{}", fmt::join(line_numbers(before.content, stop.offsets), ", "));
+        fmt::format("{}", fmt::join(line_numbers(before.content.str(), stop.offsets), ", "));
     diag("SEARCH_AMBIGUOUS", "old_text_end",
          fmt::format("old_text_end appears {} times after old_text_beginning, at lines {}; it must "
                      "appear exactly once",
@@ -581,9 +597,8 @@ void ActionRunner::run_replace_range() {
   std::string new_text = raw("new_text");
   if (start.crlf_converted || stop.crlf_converted || uses_crlf(before.content))
     new_text = to_crlf(new_text);
-  std::string after = before.content.substr(0, start.offsets[0]) + new_text +
-                      before.content.substr(stop.offsets[0] + stop.length);
-  write_effect(*path, before, std::move(after));
+  write_effect(*path, before,
+               before.content.splice(start.offsets[0], stop.offsets[0] + stop.length, new_text));
   out_->data = {{"path", shown("path")}, {"replacements", 1}};
 }
 
@@ -652,7 +667,7 @@ void ActionRunner::run_read() {
   if (!path) return;
   const FileState s = files_->read(*path);
   if (!require_file("path", *path, s, "file")) return;
-  out_->data = {{"path", shown("path")}, {"content", s.content}};
+  out_->data = {{"path", shown("path")}, {"content", s.content.str()}};
 }
 
 void ActionRunner::run_read_many() {
@@ -675,7 +690,7 @@ void ActionRunner::run_read_many() {
         const FileState s = files_->read(*abs);
         shown_paths.push_back(p);
         if (s.kind == Kind::file) {
-          contents.push_back(s.content);
+          contents.push_back(s.content.str());
         } else {
           missing.push_back(p);
           diag(s.kind == Kind::missing ? "FILE_NOT_FOUND" : "NOT_A_FILE", "paths",
@@ -812,7 +827,7 @@ FileState DiskSource::read(const std::string& path) const {
     if (S_ISLNK(st.st_mode)) { // keep the target so a journal can restore the link
       char buf[4096];
       const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
-      if (n > 0) s.content.assign(buf, static_cast<size_t>(n));
+      if (n > 0) s.content = FileContent(std::string_view(buf, static_cast<size_t>(n)));
     }
     return s;
   }
@@ -822,15 +837,17 @@ FileState DiskSource::read(const std::string& path) const {
     return s;
   }
   s.kind = Kind::file;
-  s.content.reserve(static_cast<size_t>(st.st_size));
+  std::string content;
+  content.reserve(static_cast<size_t>(st.st_size));
   char buf[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    s.content.append(buf, static_cast<size_t>(n));
+    content.append(buf, static_cast<size_t>(n));
   }
   ::close(fd);
+  s.content = FileContent(content);
   return s;
 }
 
@@ -887,8 +904,10 @@ void Overlay::merge_from(const Overlay& other) {
     entries_[path] = state;
 }
 
-BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,
-                               std::vector<Diagnostic>* diagnostics, Overlay* after) {
+namespace {
+BlockSimulation simulate_block_with(const SimulationInput& input, int block,
+                                    const FileSource& before, std::vector<Diagnostic>* diagnostics,
+                                    Overlay* after, PathMemo* memo) {
   BlockSimulation sim;
   sim.block = block;
   RecordingSource recording(before, &sim.observed);
@@ -902,7 +921,7 @@ BlockSimulation simulate_block(const SimulationInput& input, int block, const Fi
     const PlannedAction& a = *it;
     sim.block_id = a.block_id;
     ActionOutcome out;
-    ActionRunner(input, a, &files, diagnostics, &out).run();
+    ActionRunner(input, a, &files, diagnostics, &out, memo).run();
     if (!out.success && sim.ok) {
       sim.ok = false;
       sim.failed_seq = a.seq;
@@ -925,20 +944,34 @@ BlockSimulation simulate_block(const SimulationInput& input, int block, const Fi
   }
   return sim;
 }
+} // namespace
+
+BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,
+                               std::vector<Diagnostic>* diagnostics, Overlay* after) {
+  return simulate_block_with(input, block, before, diagnostics, after, nullptr);
+}
 
 Simulation simulate_plan(const SimulationInput& input, const FileSource& source) {
   Simulation sim;
-  Overlay state(source);
+  const MemoSource files(source);
+  PathMemo paths;
+  Overlay state(files);
   SimulationInput with_original = input;
-  with_original.original = &source;
+  with_original.original = &files;
   for (int block : input.plan->planned_blocks)
-    sim.blocks.push_back(simulate_block(with_original, block, state, &sim.diagnostics, &state));
+    sim.blocks.push_back(
+        simulate_block_with(with_original, block, state, &sim.diagnostics, &state, &paths));
   return sim;
 }
 
-std::string observe(const FileSource& source, const std::string& key) {
-  if (key.starts_with("tree:")) return tree_signature(source.list_tree(key.substr(5)));
-  return signature(source.read(key));
+Observation observe(const FileSource& source, const std::string& key) {
+  if (key.starts_with("tree:")) return {{}, source.list_tree(key.substr(5))};
+  return {source.read(key), {}};
+}
+
+bool Observation::operator==(const Observation& other) const {
+  if (state.kind != other.state.kind || tree != other.tree) return false;
+  return state.kind != Kind::file || state.content == other.state.content;
 }
 
 nlohmann::json params_json(const PlannedAction& action) {

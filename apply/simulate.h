@@ -5,6 +5,7 @@
 #pragma once
 
 #include "apply/config.h"
+#include "apply/file_content.h"
 #include "apply/plan.h"
 
 #include <map>
@@ -20,7 +21,7 @@ namespace blockls::apply {
 struct FileState {
   enum class Kind { missing, file, directory, other };
   Kind kind = Kind::missing;
-  std::string content; // files only
+  FileContent content; // files only (shared: a copy of the state copies no text)
   uint32_t mode = 0;   // permission bits (0 = default for new files)
 };
 
@@ -60,10 +61,10 @@ struct FileEffect {
   size_t seq = 0;       // the action that causes it
   std::string path;     // absolute, resolved (move: the source)
   std::string new_path; // move: the destination
-  std::optional<std::string>
+  std::optional<FileContent>
       before; // write: old content (nullopt = new file); remove/move: the file
-  std::optional<std::string> dest_before;              // move: the destination that is overwritten
-  std::string after;                                   // write: new content
+  std::optional<FileContent> dest_before;              // move: the destination that is overwritten
+  FileContent after;                                   // write: new content
   uint32_t mode = 0;                                   // write: mode to keep (0 = new file)
   std::vector<std::pair<std::string, FileState>> tree; // remove_dir: what is removed, parents first
   std::string code, lang, cwd;                         // exec
@@ -78,14 +79,22 @@ struct ActionOutcome {
   std::vector<FileEffect> effects;
 };
 
+// What a block read at one observation key: the state of a path (its content shared with the
+// simulation, compared only when a later apply asks) or the listing of a tree.
+struct Observation {
+  FileState state;                                 // "path" keys
+  std::vector<std::string> tree;                   // "tree:path" keys
+  bool operator==(const Observation& other) const; // same kind, same content (modes aside)
+};
+
 struct BlockSimulation {
   int block = -1;
   std::string block_id;
   bool ok = true;
   size_t failed_seq = 0; // the first failing action
   std::vector<ActionOutcome> actions;
-  // What the block read of the state before it: key ("path" or "tree:path") -> signature.
-  std::map<std::string, std::string> observed;
+  // What the block read of the state before it: key ("path" or "tree:path") -> what it saw.
+  std::map<std::string, Observation> observed;
 };
 
 struct Simulation {
@@ -111,9 +120,9 @@ Simulation simulate_plan(const SimulationInput& input, const FileSource& source)
 BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,
                                std::vector<Diagnostic>* diagnostics, Overlay* after);
 
-// The signature of what `source` holds under an observation key ("path" or "tree:path"), as
-// recorded in BlockSimulation::observed.
-std::string observe(const FileSource& source, const std::string& key);
+// What `source` holds under an observation key ("path" or "tree:path"), as recorded in
+// BlockSimulation::observed.
+Observation observe(const FileSource& source, const std::string& key);
 
 // Parameters of a planned action as clada shows them (integers as numbers).
 nlohmann::json params_json(const PlannedAction& action);

@@ -98,27 +98,45 @@ std::string to_lf(std::string_view text) {
   return out;
 }
 
-Occurrences find_occurrences(std::string_view content, std::string_view needle, size_t from) {
+bool uses_crlf(const FileContent& content) {
+  return content.crlf_breaks() > 0 && content.crlf_breaks() == content.line_breaks();
+}
+
+namespace {
+// Exact occurrences of `needle` (found by `scan`), else, when the content has CRLF line breaks
+// (`has_crlf`), of the needle with its LFs written as CRLF.
+template <class Scan>
+Occurrences occurrences_with(std::string_view needle, bool has_crlf, const Scan& scan) {
   Occurrences occ;
   if (needle.empty()) return occ;
-  const auto scan = [&](std::string_view n) {
-    occ.offsets.clear();
-    occ.length = n.size();
-    for (size_t pos = content.find(n, from); pos != std::string_view::npos;
-         pos = content.find(n, pos + n.size()))
-      occ.offsets.push_back(pos);
-  };
-  scan(needle);
-  if (occ.offsets.empty() && content.find("\r\n") != std::string_view::npos &&
-      needle.find('\n') != std::string_view::npos) {
+  occ.offsets = scan(needle);
+  occ.length = needle.size();
+  if (occ.offsets.empty() && has_crlf && needle.find('\n') != std::string_view::npos) {
     const std::string converted = to_crlf(needle);
     if (converted != needle) {
-      scan(converted);
+      occ.offsets = scan(converted);
       occ.crlf_converted = !occ.offsets.empty();
-      if (occ.offsets.empty()) occ.length = needle.size();
+      if (occ.crlf_converted) occ.length = converted.size();
     }
   }
   return occ;
+}
+} // namespace
+
+Occurrences find_occurrences(std::string_view content, std::string_view needle, size_t from) {
+  return occurrences_with(needle, content.find("\r\n") != std::string_view::npos,
+                          [&](std::string_view n) {
+                            std::vector<size_t> out;
+                            for (size_t pos = content.find(n, from); pos != std::string_view::npos;
+                                 pos = content.find(n, pos + n.size()))
+                              out.push_back(pos);
+                            return out;
+                          });
+}
+
+Occurrences find_occurrences(const FileContent& content, std::string_view needle, size_t from) {
+  return occurrences_with(needle, content.crlf_breaks() > 0,
+                          [&](std::string_view n) { return content.find_all(n, from); });
 }
 
 std::vector<uint32_t> line_numbers(std::string_view content, const std::vector<size_t>& offsets) {

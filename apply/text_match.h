@@ -3,6 +3,8 @@
 // the region of a file closest to an old text that was not found.
 #pragma once
 
+#include "apply/file_content.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +22,8 @@ std::vector<TextLine> split_text_lines(std::string_view text);
 
 // CRLF when the text has "\r\n" and no bare "\n"; LF otherwise.
 bool uses_crlf(std::string_view content);
+// The same from the content's counts of line breaks (no scan).
+bool uses_crlf(const FileContent& content);
 // Every bare "\n" becomes "\r\n".
 std::string to_crlf(std::string_view text);
 // Every "\r\n" becomes "\n".
@@ -34,6 +38,8 @@ struct Occurrences {
 // Non-overlapping occurrences of `needle` in `content` from byte `from`: exact first, then
 // (when there is none and the content has CRLF line breaks) with the needle's LFs as CRLF.
 Occurrences find_occurrences(std::string_view content, std::string_view needle, size_t from = 0);
+// The same over a shared content, with its line index (FileContent::find_all).
+Occurrences find_occurrences(const FileContent& content, std::string_view needle, size_t from = 0);
 
 // 1-based line of each offset.
 std::vector<uint32_t> line_numbers(std::string_view content, const std::vector<size_t>& offsets);

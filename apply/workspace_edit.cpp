@@ -65,7 +65,7 @@ WorkspaceEditResult workspace_edit(const Simulation& simulation,
                                {"options", {{"overwrite", false}, {"ignoreIfExists", false}}}});
             plain_ok = false;
           }
-          nlohmann::json edit = text_edit(e.before.value_or(""), e.after, utf8);
+          nlohmann::json edit = text_edit(text_or_empty(e.before), e.after.str(), utf8);
           if (options.change_annotations) edit["annotationId"] = annotation;
           changes.push_back(
               {{"textDocument", {{"uri", uri}, {"version", nullptr}}}, {"edits", {edit}}});

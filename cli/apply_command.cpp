@@ -137,18 +137,19 @@ std::string effects_diff(const ApplyConfig& config, const std::vector<FileEffect
     switch (e.kind) {
     case FileEffect::Kind::write:
       if (!e.before) out += fmt::format("new file {}\n", rel);
-      out += unified_diff(e.before.value_or(""), e.after, e.before ? "a/" + rel : "/dev/null",
-                          "b/" + rel);
+      out += unified_diff(text_or_empty(e.before), e.after.str(),
+                          e.before ? "a/" + rel : "/dev/null", "b/" + rel);
       break;
     case FileEffect::Kind::remove:
       out += fmt::format("deleted file {}\n", rel);
-      out += unified_diff(*e.before, "", "a/" + rel, "/dev/null");
+      out += unified_diff(e.before->str(), "", "a/" + rel, "/dev/null");
       break;
     case FileEffect::Kind::move:
       out += fmt::format("rename from {}\nrename to {}\n", rel, relative(config, e.new_path));
       if (e.dest_before)
-        out += unified_diff(*e.dest_before, *e.before, "a/" + relative(config, e.new_path),
-                            "b/" + relative(config, e.new_path));
+        out +=
+            unified_diff(e.dest_before->str(), e.before->str(), "a/" + relative(config, e.new_path),
+                         "b/" + relative(config, e.new_path));
       break;
     case FileEffect::Kind::make_dir:
       out += fmt::format("new directory {}\n", rel);
@@ -157,7 +158,7 @@ std::string effects_diff(const ApplyConfig& config, const std::vector<FileEffect
       out += fmt::format("deleted directory {}\n", rel);
       for (const auto& [p, s] : e.tree)
         if (s.kind == FileState::Kind::file)
-          out += unified_diff(s.content, "", "a/" + relative(config, p), "/dev/null");
+          out += unified_diff(s.content.str(), "", "a/" + relative(config, p), "/dev/null");
       break;
     case FileEffect::Kind::exec:
       out += fmt::format("run {} in {}:\n", e.lang, relative(config, e.cwd));

@@ -48,7 +48,7 @@ apply::FileState CachedDiskSource::read(const std::string& path) const {
       ++stats_.hits;
       apply::FileState s;
       s.kind = apply::FileState::Kind::file;
-      s.content = *it->second.content;
+      s.content = it->second.content;
       s.mode = key.mode & 07777;
       return s;
     }
@@ -63,7 +63,7 @@ apply::FileState CachedDiskSource::read(const std::string& path) const {
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.misses;
   if (auto it = entries_.find(path); it != entries_.end()) {
-    stats_.bytes -= it->second.content->size();
+    stats_.bytes -= it->second.content.size();
     entries_.erase(it);
   }
   if (s.content.size() > max_bytes_) return s;
@@ -71,7 +71,7 @@ apply::FileState CachedDiskSource::read(const std::string& path) const {
     entries_.clear();
     stats_.bytes = 0;
   }
-  entries_.emplace(path, Entry{key, std::make_shared<const std::string>(s.content)});
+  entries_.emplace(path, Entry{key, s.content});
   stats_.bytes += s.content.size();
   return s;
 }

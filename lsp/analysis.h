@@ -62,7 +62,7 @@ private:
   static Key key_of(const struct stat& st);
   struct Entry {
     Key key;
-    std::shared_ptr<const std::string> content;
+    apply::FileContent content; // shared with the simulations that read it
   };
   apply::DiskSource disk_;
   size_t max_bytes_;

@@ -537,7 +537,7 @@ json hover(const FeatureContext& ctx, Position position) {
           switch (e.kind) {
           case apply::FileEffect::Kind::write:
             md << "```diff\n"
-               << truncate_lines(unified_diff(e.before.value_or(""), e.after,
+               << truncate_lines(unified_diff(apply::text_or_empty(e.before), e.after.str(),
                                               e.before ? "a/" + path : "/dev/null", "b/" + path),
                                  200)
                << "```\n\n";
