@@ -102,7 +102,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   check_cmd->add_option("files", check.files, "Transcript files, or - for standard input")
       ->required();
   check_cmd->add_option("--format", check.format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}))
+      ->check(CLI::IsMember({"text", "json", "sarif", "feedback"}))
       ->capture_default_str();
   check_cmd->add_option(
       "--schema", check_schema,

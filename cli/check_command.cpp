@@ -6,6 +6,7 @@
 #include "apply/workspace_check.h"
 #include "cli/app.h"
 #include "cli/apply_command.h"
+#include "cli/feedback_report.h"
 #include "cli/parallel.h"
 #include "cli/sarif_report.h"
 #include "cli/text_report.h"
@@ -129,6 +130,12 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     for (const auto& [path, message] : failed)
       files.push_back({{"path", path}, {"io_error", message}});
     out << dump_json(nlohmann::json{{"files", files}}, 2) << '\n';
+  } else if (request.format == "feedback") {
+    // For the model: one section per file when there are several.
+    for (const Checked& c : done) {
+      if (done.size() > 1) out << "== " << display_path(c.file.path) << " ==\n";
+      out << feedback_text(c.file.text, c.result);
+    }
   } else if (request.format == "sarif") {
     std::vector<SarifFile> sarif;
     for (const Checked& c : done)

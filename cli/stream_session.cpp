@@ -1,6 +1,7 @@
 // The engine of `blockls stream` (see stream_session.h).
 #include "cli/stream_session.h"
 
+#include "cli/feedback_report.h"
 #include "diagnostics/json_report.h"
 #include "fixits/verify_fixes.h"
 
@@ -74,10 +75,16 @@ void StreamSession::emit_settled(const CheckedDocument& checked, std::string_vie
   for (nlohmann::json& e : loose)
     emit_({{"event", "error"}, {"error", std::move(e)}});
   loose_offset_ = offset;
-  for (size_t b = ended_; b < blocks && b < checked.parsed.blocks.size(); ++b)
-    emit_({{"event", "block_end"},
-           {"block", block_json(text, checked, b, catalog)},
-           {"errors", std::move(errors_of[b - ended_])}});
+  for (size_t b = ended_; b < blocks && b < checked.parsed.blocks.size(); ++b) {
+    nlohmann::json event = {{"event", "block_end"},
+                            {"block", block_json(text, checked, b, catalog)},
+                            {"errors", std::move(errors_of[b - ended_])}};
+    // What to tell the model about a broken block (the corrected block, when the fixes make one).
+    if (!checked.verdicts[b].valid)
+      if (std::string feedback = block_feedback(text, checked, b); !feedback.empty())
+        event["feedback"] = std::move(feedback);
+    emit_(event);
+  }
   ended_ = std::max(ended_, blocks);
 }
 

@@ -1,0 +1,84 @@
+// `check --format feedback`: the text an agent sends back to the model. Golden files per
+// dialect's common mistakes (tests/data/cli/feedback/*.md → *.feedback.txt; rewrite with
+// BLOCKLS_UPDATE_GOLDEN=1 and review the diff), and the promise behind "Send this corrected
+// block instead": put in place of the broken block, it has fewer errors and no new kind of
+// error — over every test input of every dialect.
+#include "cli/feedback_report.h"
+#include "fixits/verify_fixes.h"
+#include "support/process.h"
+#include "support/test_inputs.h"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+using namespace blockls;
+namespace fs = std::filesystem;
+
+TEST_CASE("feedback: golden text for each dialect's common mistakes", "[cli][feedback]") {
+  const fs::path dir = fs::path(BLOCKLS_SOURCE_DIR) / "tests/data/cli/feedback";
+  size_t cases = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".md") continue;
+    const std::string name = entry.path().filename().string();
+    const test::ProcessResult r = test::run_process(
+        BLOCKLS_BINARY, {"check", "--format", "feedback", name}, "", dir.string());
+    INFO(name << "\n" << r.err);
+    CHECK(r.exit_code == 1); // every case has a mistake
+    fs::path golden = entry.path();
+    golden.replace_extension(".feedback.txt");
+    if (const char* update = std::getenv("BLOCKLS_UPDATE_GOLDEN"); update && *update == '1') {
+      std::ofstream(golden, std::ios::binary) << r.out;
+      WARN("rewrote " << golden.string());
+    } else {
+      CHECK(r.out == test::read_file(golden.string()));
+    }
+    ++cases;
+  }
+  CHECK(cases >= 7);
+}
+
+namespace {
+
+std::map<std::string, int> error_codes(const CheckedDocument& c) {
+  std::map<std::string, int> codes;
+  for (const Diagnostic& d : c.diagnostics)
+    if (is_error(d.severity)) ++codes[std::string(d.code)];
+  return codes;
+}
+
+} // namespace
+
+TEST_CASE("feedback: a corrected block, put in place, removes errors and adds none",
+          "[cli][feedback]") {
+  size_t corrected = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    const CheckedDocument checked = check_with_verified_fixes(input.text);
+    const std::map<std::string, int> before = error_codes(checked);
+    for (size_t b = 0; b < checked.parsed.blocks.size(); ++b) {
+      if (checked.verdicts[b].valid) continue;
+      const std::optional<std::string> fixed = cli::corrected_block(input.text, checked, b);
+      if (!fixed) continue;
+      // Where the block's text was: find it by the span the correction replaced, i.e. the
+      // text that differs. The corrected block starts at the block's first line.
+      const std::string feedback = cli::block_feedback(input.text, checked, b);
+      REQUIRE(feedback.find(*fixed) != std::string::npos);
+      const std::string whole = cli::corrected_document(input.text, checked, b);
+      const std::map<std::string, int> after = error_codes(check_document(whole));
+      INFO(input.name << " block " << b + 1 << "\n" << *fixed);
+      int total_before = 0, total_after = 0;
+      for (const auto& [code, n] : before)
+        total_before += n;
+      for (const auto& [code, n] : after) {
+        total_after += n;
+        CHECK(n <= (before.count(code) ? before.at(code) : 0));
+      }
+      CHECK(total_after < total_before);
+      ++corrected;
+    }
+  }
+  CHECK(corrected > 50);
+}
