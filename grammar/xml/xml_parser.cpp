@@ -128,14 +128,16 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
   while (block_ >= 0) {
     if (in_param_) {
       xml::Tag open;
-      if (pos == 0 && !t.empty() && t[0] == '<' && xml::read_tag(t, 0, open) && !open.closing &&
-          xml::find_tool(open.name)) {
-        // A tool's opening tag at column 0 inside a value: the value was never closed (a model
-        // cut off mid-call); the directive ends here rather than swallow the transcript.
+      if (pos == 0 && !value_fence_.open() && !t.empty() && t[0] == '<' &&
+          xml::read_tag(t, 0, open) && !open.closing && xml::find_tool(open.name)) {
+        // A tool's opening tag at column 0 inside a value (outside a fence of the value): the
+        // value was never closed (a model cut off mid-call); the directive ends here rather
+        // than swallow the transcript.
         unclosed(ctx, line.begin, true);
         try_start(line, ctx);
         return;
       }
+      if (pos == 0) value_fence_.observe(t); // a file's README may show a tool call in a fence
       // Only closing tags matter inside a value.
       const std::string_view own = slice(ctx.text, cur_.tag);
       bool ended = false;
@@ -230,6 +232,7 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
                    {line.begin + tag.end, line.begin + tag.end},
                    line.number};
       in_param_ = true;
+      value_fence_ = MarkdownFence();
       if (!cur_.param)
         report(ctx, validation_diagnostic(
                         "UNKNOWN_PARAM", Severity::parameter_warning, block_, line.number, tag_name,
@@ -242,6 +245,7 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
     // directive has ended without its closing tag.
     if (line.number == start_line_) return;
     unclosed(ctx, line.begin, true);
+    declined_ = true;
     return;
   }
 }

@@ -7,6 +7,7 @@
 // gives one file_replace_text per SEARCH/REPLACE block.
 #pragma once
 
+#include "grammar/markdown_fence.h"
 #include "grammar/parse_context.h"
 #include "grammar/xml/xml_tools.h"
 
@@ -30,6 +31,13 @@ public:
   void yield(const LineRef& line, ParseContext& ctx);
   // End of input: an open directive lacks its closing tag.
   void finish(ParseContext& ctx);
+  // True (once) when the last on_line() ended the directive unclosed at a line that is not
+  // its own (prose, another dialect's start line): the router offers that line again.
+  bool take_declined() {
+    const bool d = declined_;
+    declined_ = false;
+    return d;
+  }
 
 private:
   static constexpr size_t npos = std::string_view::npos;
@@ -68,6 +76,9 @@ private:
   Child cur_;               // the child being read
   std::vector<Child> children_;
   bool crlf_ = false; // the opening line ends with "\r\n"
+  // Markdown fences inside the current value: a tool's tag inside one is content.
+  MarkdownFence value_fence_;
+  bool declined_ = false; // see take_declined()
 };
 
 } // namespace blockls
