@@ -13,12 +13,12 @@ def main():
     exe = sys.argv[1]
     cases = []
     for name, text in CASES:
-        doc = json.loads(run(exe, ["check", "--format", "json", "-"], text))
+        doc = json.loads(run(exe, ["check", "--format", "json", "-"], text))["files"][0]
         blocks = [{"dialect": b["metadata"]["dialect"], "start_line": b["metadata"]["start_line"],
                    "end_line": b["metadata"]["end_line"],
                    "commands": [{"type": c["type"], "action": c["action"], "params": c["params"]}
                                 for c in b["commands"]]} for b in doc["blocks"]]
-        errors = [{"code": e["code"], "severity": e["severity"], "line": e["line"]}
+        errors = [{"code": e["code"], "severity": e["severity"], "line": e["line_number"]}
                   for e in doc["errors"]]
         case = {"name": name, "input": text, "blocks": blocks, "errors": errors}
         fixed = run(exe, ["fix", "-"], text)

@@ -42,6 +42,8 @@ CASES = [
      "~~~\n<read_file><path>a</path></read_file>\n~~~\n"),
     ("HTML and other tags are text, never diagnosed",
      "<!DOCTYPE html>\n<html>\n<head><title>T</title></head>\n<body>\n<div class=\"x\"><p>Hello<br/>world</p></div>\n<thinking>\nI should read the file.\n</thinking>\n<details>\n<summary>More</summary>\n</details>\n<table><thead><tr><td>1</td></tr></thead></table>\n<path>not a directive</path>\n</write_to_file>\n<attempt_completion>\n<result>Done</result>\n</attempt_completion>\n<script>if (a < b) {}</script>\n<\n<>\n</body>\n</html>\n"),
+    ("an HTML page (forms, templates, custom elements, comments, SVG) is all text",
+     "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<style>p > a { color: red; }</style>\n</head>\n<body>\n<!-- <write_to_file> in a comment -->\n<form action=\"/save\">\n<textarea name=\"content\">\n<path>x</path>\n</textarea>\n<select><option>1</option></select>\n<fieldset><legend>L</legend></fieldset>\n<progress value=\"3\" max=\"9\"></progress>\n</form>\n<template>\n<section><article><figure><figcaption>C</figcaption></figure></article></section>\n</template>\n<blockquote>q</blockquote>\n<noscript>no js</noscript>\n<datalist id=\"d\"></datalist>\n<my-widget data-x=\"1\"></my-widget>\n<svg><path d=\"M0 0\"/></svg>\n<pre><code>&lt;read_file&gt;</code></pre>\n<content>\nstray\n</content>\n</body>\n</html>\n"),
     ("an indented opening tag is text (directives begin at column 0)",
      "  <read_file><path>a</path></read_file>\n"),
     ("near miss: UNKNOWN_COMMAND renames the opening and the closing tag",
