@@ -137,6 +137,14 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
         try_start(line, ctx);
         return;
       }
+      if (pos == 0 && cur_.param && cur_.param->kind == xml::ValueKind::trimmed &&
+          t.find_first_not_of(" \t\r\v\f") == std::string_view::npos) {
+        // A short value (a path, a flag) never holds a blank line: the call was cut off inside
+        // it (`<requires_approval>false</requires_`, then the reply ended).
+        unclosed(ctx, line.begin, true);
+        declined_ = true;
+        return;
+      }
       if (pos == 0) value_fence_.observe(t); // a file's README may show a tool call in a fence
       // Only closing tags matter inside a value.
       const std::string_view own = slice(ctx.text, cur_.tag);
