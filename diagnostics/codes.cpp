@@ -20,6 +20,7 @@ constexpr CodeInfo kCodes[] = {
 #include "grammar/replacer/codes.def"
 #include "grammar/sections/codes.def"
 #include "grammar/patch/codes.def"
+#include "grammar/xml/codes.def"
 #include "diagnostics/codes.def"
 #undef DIAG
 };
@@ -27,7 +28,9 @@ constexpr CodeInfo kCodes[] = {
 
 } // namespace
 
-std::span<const CodeInfo> all_codes() { return kCodes; }
+std::span<const CodeInfo> all_codes() {
+  return kCodes;
+}
 
 const CodeInfo* find_code(std::string_view name) {
   for (const CodeInfo& c : kCodes)

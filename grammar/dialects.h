@@ -13,6 +13,7 @@
 #include "grammar/replacer/replacer_dialect.h"
 #include "grammar/sections/sections_dialect.h"
 #include "grammar/telt/telt_dialect.h"
+#include "grammar/xml/xml_dialect.h"
 
 #include <array>
 #include <cstddef>
@@ -27,7 +28,7 @@ namespace blockls {
 // The grammars in registration order: the order in which the router offers a line outside
 // blocks (the first that claims it opens the block).
 using DialectGrammars = std::tuple<TeltDialect, NeslDialect, HeredocDialect, EditBlockDialect,
-                                   ReplacerDialect, SectionsDialect, PatchDialect>;
+                                   ReplacerDialect, SectionsDialect, PatchDialect, XmlDialect>;
 
 namespace detail {
 template <size_t... I> constexpr bool ids_in_order(std::index_sequence<I...>) {

@@ -11,25 +11,40 @@ std::string_view dialect_name(Dialect dialect) {
 
 std::string_view era_name(Era era) {
   switch (era) {
-  case Era::telt: return "telt";
-  case Era::sham: return "sham";
-  case Era::nesl_upper: return "NESL";
-  case Era::nesl: return "nesl";
-  case Era::heredoc: return "heredoc";
-  case Era::editblock: return "editblock";
-  case Era::replacer: return "replacer";
-  case Era::sections: return "sections";
-  case Era::patch: return "patch";
+  case Era::telt:
+    return "telt";
+  case Era::sham:
+    return "sham";
+  case Era::nesl_upper:
+    return "NESL";
+  case Era::nesl:
+    return "nesl";
+  case Era::heredoc:
+    return "heredoc";
+  case Era::editblock:
+    return "editblock";
+  case Era::replacer:
+    return "replacer";
+  case Era::sections:
+    return "sections";
+  case Era::patch:
+    return "patch";
+  case Era::xml:
+    return "xml";
   }
   return "nesl";
 }
 
 std::string_view severity_name(Severity severity) {
   switch (severity) {
-  case Severity::block_fatal: return "block_fatal";
-  case Severity::command_error: return "command_error";
-  case Severity::parameter_warning: return "parameter_warning";
-  case Severity::syntax_info: return "syntax_info";
+  case Severity::block_fatal:
+    return "block_fatal";
+  case Severity::command_error:
+    return "command_error";
+  case Severity::parameter_warning:
+    return "parameter_warning";
+  case Severity::syntax_info:
+    return "syntax_info";
   }
   return "block_fatal";
 }

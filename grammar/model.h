@@ -26,7 +26,17 @@ using ModelAllocator = std::pmr::polymorphic_allocator<std::byte>;
 // The registered dialects, in registration order (grammar/dialects.h lists their grammars in
 // the same order, and checks it). `none` marks document-level diagnostics (e.g. invalid
 // UTF-8) that belong to no dialect; it also counts the dialects.
-enum class Dialect : uint8_t { telt, nesl, heredoc, editblock, replacer, sections, patch, none };
+enum class Dialect : uint8_t {
+  telt,
+  nesl,
+  heredoc,
+  editblock,
+  replacer,
+  sections,
+  patch,
+  xml,
+  none
+};
 inline constexpr size_t kDialectCount = static_cast<size_t>(Dialect::none);
 // The syntax family of a block's start line. SHAM and upper-case NESL are the older eras of
 // the NESL grammar; each block is parsed in the era of its own start line.
@@ -39,7 +49,8 @@ enum class Era : uint8_t {
   editblock,
   replacer,
   sections,
-  patch
+  patch,
+  xml
 };
 
 std::string_view dialect_name(Dialect dialect); // "telt", "nesl", "document"

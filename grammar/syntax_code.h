@@ -29,6 +29,7 @@ namespace code {
 #include "grammar/replacer/codes.def"
 #include "grammar/sections/codes.def"
 #include "grammar/telt/codes.def"
+#include "grammar/xml/codes.def"
 #undef DIAG
 } // namespace code
 

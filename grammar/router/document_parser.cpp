@@ -322,6 +322,9 @@ private:
       }
       g.on_line(line, ctx);
       taken = true;
+      // A dialect whose block ended at a line it does not own (xml: prose or another
+      // dialect's start line after an unclosed directive) hands the line back.
+      if constexpr (requires { g.take_declined_line(); }) taken = !g.take_declined_line();
     });
     if (taken) {
       after_line(line);

@@ -1,5 +1,5 @@
 // Runs the golden cases of the newer dialects (tests/data/<dialect>/*.json with a "cases"
-// list: heredoc, editblock, replacer, sections, patch): for each case,
+// list: heredoc, editblock, replacer, sections, patch, xml): for each case,
 // `blockls check`'s view of the whole document (every dialect on) — blocks with their dialect,
 // lines, commands (type, canonical action, parameters) and the diagnostics (code, severity,
 // 1-based line) — and the text after every preferred fix. The chunk-invariance, incremental
@@ -100,4 +100,8 @@ TEST_CASE("sections golden cases", "[sections][conformance]") {
 
 TEST_CASE("patch golden cases", "[patch][conformance]") {
   run_cases("patch");
+}
+
+TEST_CASE("xml golden cases", "[xml][conformance]") {
+  run_cases("xml");
 }

@@ -1,0 +1,434 @@
+// XML directives (see xml_parser.h). A line is read tag by tag: between parameters only child
+// tags and the directive's closing tag count (other text on a later line ends the directive
+// unclosed: a tool call never holds prose); inside a value only its own closing tag and the
+// directive's count (and, for a short value, another parameter's closing tag: MISMATCHED_TAG).
+#include "grammar/xml/xml_parser.h"
+
+#include "grammar/syntax_code.h"
+#include "grammar/xml/xml_diff.h"
+#include "grammar/xml/xml_tag.h"
+
+#include <cstring>
+
+namespace blockls {
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// `r` without surrounding blanks and line breaks.
+ByteRange trimmed(std::string_view text, ByteRange r) {
+  while (r.begin < r.end && (is_blank(text[r.begin]) || text[r.begin] == '\n'))
+    ++r.begin;
+  while (r.end > r.begin && (is_blank(text[r.end - 1]) || text[r.end - 1] == '\n'))
+    --r.end;
+  return r;
+}
+
+// `r` without one leading and one trailing line break (Cline's reading of file content).
+ByteRange raw_value(std::string_view text, ByteRange r) {
+  if (r.begin < r.end && text[r.begin] == '\n')
+    ++r.begin;
+  else if (r.begin + 1 < r.end && text[r.begin] == '\r' && text[r.begin + 1] == '\n')
+    r.begin += 2;
+  if (r.end > r.begin && text[r.end - 1] == '\n') {
+    --r.end;
+    if (r.end > r.begin && text[r.end - 1] == '\r') --r.end;
+  }
+  return r;
+}
+
+// Fills the parameter's value: the slice, or its text with CRLF line breaks made LF.
+void set_value(std::string_view text, Parameter& p, ByteRange r) {
+  p.value_range = r;
+  const std::string_view v = slice(text, r);
+  if (v.find('\r') == std::string_view::npos) return;
+  std::string out;
+  out.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!(v[i] == '\r' && i + 1 < v.size() && v[i + 1] == '\n')) out += v[i];
+  p.value_is_slice = false;
+  p.decoded = std::move(out);
+}
+
+std::string tag_text(std::string_view name, bool closing) {
+  std::string s = closing ? "</" : "<";
+  s.append(name);
+  s += '>';
+  return s;
+}
+
+Diagnostic validation_diagnostic(std::string_view code, Severity severity, int32_t block,
+                                 uint32_t line, ByteRange range, std::string message,
+                                 std::string hint) {
+  Diagnostic d;
+  d.code = code;
+  d.severity = severity;
+  d.dialect = Dialect::xml;
+  d.block = block;
+  d.line = line;
+  d.range = range;
+  d.message = std::move(message);
+  d.fix_hint = std::move(hint);
+  return d;
+}
+
+} // namespace
+
+bool XmlParser::try_start(const LineRef& line, ParseContext& ctx) {
+  // Inside a Markdown fence nothing is a directive (spec: a fence suppresses tags).
+  if (line.phantom() || ctx.inside_fence || line.text.size() < 3 || line.text[0] != '<')
+    return false;
+  xml::Tag tag;
+  if (!xml::read_tag(line.text, 0, tag) || tag.closing) return false;
+  bool near = false;
+  const xml::Tool* tool = xml::find_tool(tag.name);
+  if (!tool) {
+    tool = xml::near_tool(tag.name);
+    near = true;
+  }
+  if (!tool) return false; // any other tag is text
+  open_block(line, ctx, tag.name, *tool, near);
+  scan(line, ctx, tag.end);
+  return true;
+}
+
+void XmlParser::open_block(const LineRef& line, ParseContext& ctx, std::string_view name,
+                           const xml::Tool& tool, bool near) {
+  block_ = static_cast<int32_t>(ctx.out->blocks.size());
+  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), "");
+  b.dialect = Dialect::xml;
+  b.era = Era::xml;
+  b.start_line = line.number;
+  b.range = {line.begin, line.end};
+  b.id_range = {line.begin, line.begin + name.size() + 2};
+  tool_ = &tool;
+  near_ = near;
+  open_name_ = {line.begin + 1, line.begin + 1 + name.size()};
+  close_name_ = {};
+  start_line_ = line.number;
+  in_param_ = false;
+  children_.clear();
+  crlf_ = line.end < ctx.text.size() && ctx.text[line.end] == '\r';
+}
+
+void XmlParser::on_line(const LineRef& line, ParseContext& ctx) {
+  if (block_ < 0 || line.phantom()) return;
+  scan(line, ctx, 0);
+}
+
+void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
+  const std::string_view t = line.text;
+  const std::string_view written = slice(ctx.text, open_name_);
+  const auto closes_directive = [&](std::string_view name) {
+    return name == tool_->name || name == written;
+  };
+  size_t pos = from;
+  while (block_ >= 0) {
+    if (in_param_) {
+      xml::Tag open;
+      if (pos == 0 && !value_fence_.open() && !t.empty() && t[0] == '<' &&
+          xml::read_tag(t, 0, open) && !open.closing && xml::find_tool(open.name)) {
+        // A tool's opening tag at column 0 inside a value (outside a fence of the value): the
+        // value was never closed (a model cut off mid-call); the directive ends here rather
+        // than swallow the transcript.
+        unclosed(ctx, line.begin, true);
+        try_start(line, ctx);
+        return;
+      }
+      if (pos == 0 && cur_.param && cur_.param->kind == xml::ValueKind::trimmed &&
+          t.find_first_not_of(" \t\r\v\f") == std::string_view::npos) {
+        // A short value (a path, a flag) never holds a blank line: the call was cut off inside
+        // it (`<requires_approval>false</requires_`, then the reply ended).
+        unclosed(ctx, line.begin, true);
+        declined_ = true;
+        return;
+      }
+      if (pos == 0) value_fence_.observe(t); // a file's README may show a tool call in a fence
+      // Only closing tags matter inside a value.
+      const std::string_view own = slice(ctx.text, cur_.tag);
+      bool ended = false;
+      for (size_t lt = t.find("</", pos); lt != npos; lt = t.find("</", lt + 2)) {
+        xml::Tag tag;
+        if (!xml::read_tag(t, lt, tag)) continue;
+        const ByteRange tag_name{line.begin + lt + 2, line.begin + lt + 2 + tag.name.size()};
+        if (tag.name == own) {
+          cur_.value.end = line.begin + lt;
+          if (cur_.param) children_.push_back(cur_);
+          in_param_ = false;
+          pos = tag.end;
+          ended = true;
+          break;
+        }
+        if (closes_directive(tag.name)) {
+          // The value was never closed: its closing tag belongs before the directive's.
+          cur_.value.end = line.begin + lt;
+          if (cur_.param) children_.push_back(cur_);
+          report(ctx, make_diagnostic(
+                          code::MISMATCHED_TAG, Dialect::xml, block_, line.number, tag_name,
+                          "Parameter " + quote(tag_text(own, false)) + " is not closed before " +
+                              quote(tag_text(tag.name, true)),
+                          "Close it with " + quote(tag_text(own, true)),
+                          {Fix{"Insert " + quote(tag_text(own, true)),
+                               true,
+                               {{{line.begin + lt, line.begin + lt}, tag_text(own, true)}}}}));
+          in_param_ = false;
+          close_name_ = tag_name;
+          close_at(line, ctx);
+          return;
+        }
+        const bool short_value = cur_.param && cur_.param->kind == xml::ValueKind::trimmed;
+        if (short_value && xml::find_param(*tool_, tag.name)) {
+          // `<path>a.txt</content>`: a short value closed by another parameter's tag.
+          cur_.value.end = line.begin + lt;
+          children_.push_back(cur_);
+          report(ctx,
+                 make_diagnostic(code::MISMATCHED_TAG, Dialect::xml, block_, line.number, tag_name,
+                                 "Parameter " + quote(tag_text(own, false)) + " is closed by " +
+                                     quote(tag_text(tag.name, true)),
+                                 "Close it with " + quote(tag_text(own, true)),
+                                 {Fix{"Change the closing tag to " + quote(tag_text(own, true)),
+                                      true,
+                                      {{tag_name, std::string(own)}}}}));
+          in_param_ = false;
+          pos = tag.end;
+          ended = true;
+          break;
+        }
+      }
+      if (!ended) return; // the value goes on
+      continue;
+    }
+    while (pos < t.size() && is_blank(t[pos]))
+      ++pos;
+    if (pos >= t.size()) return;
+    xml::Tag tag;
+    if (t[pos] == '<' && xml::read_tag(t, pos, tag)) {
+      const ByteRange tag_name{line.begin + pos + (tag.closing ? 2 : 1),
+                               line.begin + pos + (tag.closing ? 2 : 1) + tag.name.size()};
+      if (tag.closing && closes_directive(tag.name)) {
+        close_name_ = tag_name;
+        close_at(line, ctx);
+        return;
+      }
+      if (!tag.closing && pos == 0 && !xml::find_param(*tool_, tag.name) &&
+          (xml::find_tool(tag.name) || xml::near_tool(tag.name))) {
+        // The next directive begins: this one lacks its closing tag.
+        unclosed(ctx, line.begin, true);
+        try_start(line, ctx);
+        return;
+      }
+      if (tag.closing && xml::find_tool(tag.name)) {
+        // `<write_to_file>` … `</replace_in_file>`: closed by another tool's tag.
+        report(ctx,
+               make_diagnostic(code::MISMATCHED_TAG, Dialect::xml, block_, line.number, tag_name,
+                               "Directive " + quote(tag_text(written, false)) + " is closed by " +
+                                   quote(tag_text(tag.name, true)),
+                               "Close it with " + quote(tag_text(written, true)),
+                               {Fix{"Change the closing tag to " + quote(tag_text(written, true)),
+                                    true,
+                                    {{tag_name, std::string(written)}}}}));
+        close_name_ = tag_name;
+        close_at(line, ctx);
+        return;
+      }
+      pos = tag.end;
+      if (tag.closing) continue; // a stray closing tag between parameters
+      cur_ = Child{xml::find_param(*tool_, tag.name),
+                   tag_name,
+                   {line.begin + tag.end, line.begin + tag.end},
+                   line.number};
+      in_param_ = true;
+      value_fence_ = MarkdownFence();
+      if (!cur_.param)
+        report(ctx, validation_diagnostic(
+                        "UNKNOWN_PARAM", Severity::parameter_warning, block_, line.number, tag_name,
+                        "Unknown parameter '" + std::string(tag.name) + "' for " +
+                            std::string(tool_->name) + "; it is ignored",
+                        "Remove it or rename it to a parameter of " + std::string(tool_->name)));
+      continue;
+    }
+    // Text between parameters: after the opening tag it is ignored; on a later line the
+    // directive has ended without its closing tag.
+    if (line.number == start_line_) return;
+    unclosed(ctx, line.begin, true);
+    declined_ = true;
+    return;
+  }
+}
+
+void XmlParser::close_at(const LineRef& line, ParseContext& ctx) {
+  Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
+  b.range.end = line.end;
+  b.end_line = line.number;
+  build(ctx);
+}
+
+void XmlParser::yield(const LineRef& line, ParseContext& ctx) {
+  unclosed(ctx, line.begin, true);
+}
+
+void XmlParser::unclosed(ParseContext& ctx, size_t at, bool before_line) {
+  Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
+  const std::string nl = crlf_ ? "\r\n" : "\n";
+  const std::string written(slice(ctx.text, open_name_));
+  std::string insert;
+  if (in_param_) insert += tag_text(slice(ctx.text, cur_.tag), true) + nl;
+  insert += tag_text(written, true);
+  const bool ends_nl = !ctx.text.empty() && ctx.text.back() == '\n';
+  insert = before_line || ends_nl ? insert + nl : nl + insert;
+  Diagnostic d = make_diagnostic(
+      code::UNCLOSED_BLOCK, Dialect::xml, block_, start_line_, b.id_range,
+      "Directive " + quote(tag_text(written, false)) + " is not closed: expected " +
+          quote(tag_text(written, true)) + " " +
+          (before_line ? "before the text that follows it" : "before the end of input"),
+      "Close the directive with " + quote(tag_text(written, true)),
+      {Fix{"Insert the closing tag" + std::string(in_param_ ? "s" : ""),
+           true,
+           {{{at, at}, insert}}}});
+  d.line_dependent = before_line;
+  report(ctx, std::move(d));
+  if (in_param_) {
+    cur_.value.end = before_line ? at : ctx.text.size();
+    if (cur_.param) children_.push_back(cur_);
+    in_param_ = false;
+  }
+  build(ctx);
+}
+
+void XmlParser::finish(ParseContext& ctx) {
+  if (block_ < 0) return;
+  unclosed(ctx, ctx.text.size(), false);
+}
+
+void XmlParser::report(ParseContext& ctx, Diagnostic d) {
+  ctx.out->diagnostics.push_back(std::move(d));
+}
+
+void XmlParser::add_param(ParseContext& ctx, Command& c, std::string_view name,
+                          const Child& child) {
+  Parameter& p = c.params.emplace_back(name);
+  p.name_range = child.tag;
+  p.line = child.line;
+  set_value(ctx.text, p,
+            child.param->kind == xml::ValueKind::trimmed ? trimmed(ctx.text, child.value)
+                                                         : raw_value(ctx.text, child.value));
+}
+
+void XmlParser::add_diff_commands(ParseContext& ctx, Block& b, const Child* path,
+                                  const Child* diff) {
+  const auto command = [&](uint32_t line, ByteRange name_range) -> Command& {
+    Command& c = b.commands.emplace_back(near_ ? std::string_view(slice(ctx.text, open_name_))
+                                               : tool_->action);
+    c.line = line;
+    c.name_range = name_range;
+    if (path) add_param(ctx, c, "path", *path);
+    return c;
+  };
+  if (!diff) {
+    report(ctx, validation_diagnostic("MISSING_PARAM", Severity::command_error, block_, start_line_,
+                                      open_name_, "Missing required parameter: diff",
+                                      "Add <diff> with the SEARCH/REPLACE blocks"));
+  } else {
+    const ByteRange body = raw_value(ctx.text, diff->value);
+    xml::ParsedDiff parsed = xml::parse_diff(ctx.text, body);
+    for (xml::DiffProblem& problem : parsed.problems) {
+      const bool at_marker = problem.at.size() > 0;
+      report(ctx, make_diagnostic(code::MALFORMED_EDIT, Dialect::xml, block_,
+                                  at_marker ? 0 : diff->line, at_marker ? problem.at : diff->tag,
+                                  std::move(problem.message), std::move(problem.hint)));
+      if (at_marker) { // the line of a marker: counted by the text's line breaks
+        uint32_t n = start_line_;
+        for (size_t i = b.range.begin; i < problem.at.begin; ++i)
+          n += ctx.text[i] == '\n';
+        ctx.out->diagnostics.back().line = n;
+      }
+    }
+    uint32_t line = start_line_;
+    size_t counted = b.range.begin;
+    for (const xml::DiffBlock& d : parsed.blocks) {
+      for (; counted < d.marker.begin; ++counted)
+        line += ctx.text[counted] == '\n';
+      Command& c = command(line, d.marker);
+      for (const auto& [name, range] : {std::pair{std::string_view("old_text"), d.old_text},
+                                        std::pair{std::string_view("new_text"), d.new_text}}) {
+        Parameter& p = c.params.emplace_back(name);
+        p.name_range = name == "old_text" ? d.marker : d.replace_marker;
+        p.line = line;
+        set_value(ctx.text, p, range);
+      }
+    }
+    if (!parsed.blocks.empty()) return;
+  }
+  // No block to apply: one command with empty texts, so that only the problem above is said.
+  Command& c = command(start_line_, open_name_);
+  for (const std::string_view name : {std::string_view("old_text"), std::string_view("new_text")}) {
+    Parameter& p = c.params.emplace_back(name);
+    p.name_range = open_name_;
+    p.line = start_line_;
+    p.value_range = {open_name_.end, open_name_.end};
+    p.value_is_slice = false;
+  }
+}
+
+void XmlParser::build(ParseContext& ctx) {
+  Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
+  const std::string_view written = slice(ctx.text, open_name_);
+  if (near_) {
+    Diagnostic d =
+        validation_diagnostic("UNKNOWN_COMMAND", Severity::command_error, block_, start_line_,
+                              open_name_, "Unknown command '" + std::string(written) + "'",
+                              "Did you mean '" + std::string(tool_->name) + "'?");
+    if (b.end_line) {
+      Fix fix{"Change '" + std::string(written) + "' to '" + std::string(tool_->name) + "'",
+              true,
+              {{open_name_, std::string(tool_->name)}}};
+      if (slice(ctx.text, close_name_) != tool_->name)
+        fix.edits.push_back({close_name_, std::string(tool_->name)});
+      d.fixes.push_back(std::move(fix));
+    }
+    report(ctx, std::move(d));
+  }
+  const Child* path = nullptr;
+  const Child* diff = nullptr;
+  for (const Child& c : children_) {
+    if (c.param->tag == "path") path = &c;
+    if (c.param->kind == xml::ValueKind::diff) diff = &c;
+  }
+  if (!tool_->params.empty() && tool_->params[1].kind == xml::ValueKind::diff) {
+    add_diff_commands(ctx, b, path, diff);
+  } else {
+    const bool catalog = !tool_->action.empty();
+    Command& c = b.commands.emplace_back(near_ || !catalog ? written : tool_->action);
+    c.line = start_line_;
+    c.name_range = open_name_;
+    for (const Child& child : children_) {
+      const std::string_view name = catalog ? child.param->catalog : child.param->tag;
+      if (!name.empty()) add_param(ctx, c, name, child);
+    }
+    if (!tool_->implied_param.empty() && catalog) {
+      Parameter& p = c.params.emplace_back(tool_->implied_param);
+      p.name_range = open_name_;
+      p.line = start_line_;
+      p.value_range = {open_name_.end, open_name_.end};
+      p.value_is_slice = false;
+      p.decoded = std::string(tool_->implied_value);
+    }
+    if (!catalog) // no catalog action checks the parameters: the table's required ones
+      for (const xml::ToolParam& tp : tool_->params) {
+        if (!tp.required) continue;
+        bool seen = false;
+        for (const Child& child : children_)
+          seen = seen || child.param == &tp;
+        if (!seen)
+          report(ctx, validation_diagnostic("MISSING_PARAM", Severity::command_error, block_,
+                                            start_line_, open_name_,
+                                            "Missing required parameter: " + std::string(tp.tag),
+                                            "Add <" + std::string(tp.tag) + "> with its value"));
+      }
+  }
+  block_ = -1;
+}
+
+} // namespace blockls

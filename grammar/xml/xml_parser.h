@@ -1,0 +1,84 @@
+// The state machine of XML directives (spec: ../shared/spec/dialects.md, "XML directives in
+// assistant messages"; seed 004; Cline/Roo tool calls). Fed complete lines by the line router.
+// A directive begins a line with the opening tag of a known tool (or a near miss of one,
+// UNKNOWN_COMMAND) outside any Markdown fence; its child elements are its parameters, each
+// `<tag>value</tag>` on one line or across lines; `</tool>` ends it. Everything else is text
+// the router keeps as prose. One block is one directive; a replace_in_file / apply_diff diff
+// gives one file_replace_text per SEARCH/REPLACE block.
+#pragma once
+
+#include "grammar/markdown_fence.h"
+#include "grammar/parse_context.h"
+#include "grammar/xml/xml_tools.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace blockls {
+
+class XmlParser {
+public:
+  bool in_block() const { return block_ >= 0; }
+  // Between parameters (not inside a value): another dialect's start line may end the block.
+  bool between_params() const { return block_ >= 0 && !in_param_; }
+  // Outside every block: true when the line opens a directive.
+  bool try_start(const LineRef& line, ParseContext& ctx);
+  // A line while the directive is open.
+  void on_line(const LineRef& line, ParseContext& ctx);
+  // Another dialect's start line while between parameters: the directive is left unclosed.
+  void yield(const LineRef& line, ParseContext& ctx);
+  // End of input: an open directive lacks its closing tag.
+  void finish(ParseContext& ctx);
+  // True (once) when the last on_line() ended the directive unclosed at a line that is not
+  // its own (prose, another dialect's start line): the router offers that line again.
+  bool take_declined() {
+    const bool d = declined_;
+    declined_ = false;
+    return d;
+  }
+
+private:
+  static constexpr size_t npos = std::string_view::npos;
+
+  // One child element read (a parameter, or an unknown child skipped with a warning).
+  struct Child {
+    const xml::ToolParam* param = nullptr; // null: unknown child
+    ByteRange tag;                         // the name in its opening tag
+    ByteRange value;                       // between its tags (raw)
+    uint32_t line = 0;
+  };
+
+  // The name of the opening tag and the tool it names (and whether only nearly).
+  void open_block(const LineRef& line, ParseContext& ctx, std::string_view name,
+                  const xml::Tool& tool, bool near);
+  // Reads the line from byte `from` (an offset into the line's text): values, tags, the end.
+  void scan(const LineRef& line, ParseContext& ctx, size_t from);
+  // The directive's closing tag on `line` (its name at close_name_) ends it.
+  void close_at(const LineRef& line, ParseContext& ctx);
+  // UNCLOSED_BLOCK with a fix inserting the missing closing tags at `at` (before a line when
+  // `before_line`, else at the end of input).
+  void unclosed(ParseContext& ctx, size_t at, bool before_line);
+  // Builds the block's commands from the children read and leaves the block.
+  void build(ParseContext& ctx);
+  void add_param(ParseContext& ctx, Command& c, std::string_view name, const Child& child);
+  void add_diff_commands(ParseContext& ctx, Block& b, const Child* path, const Child* diff);
+  void report(ParseContext& ctx, Diagnostic d);
+
+  int32_t block_ = -1; // index of the open block in ctx.out->blocks
+  const xml::Tool* tool_ = nullptr;
+  bool near_ = false;       // the opening tag nearly names tool_
+  ByteRange open_name_;     // the tag name of the opening tag
+  ByteRange close_name_;    // the tag name of the closing tag (empty until read)
+  uint32_t start_line_ = 0; // 0-based line of the opening tag
+  bool in_param_ = false;   // inside a child's value
+  Child cur_;               // the child being read
+  std::vector<Child> children_;
+  bool crlf_ = false; // the opening line ends with "\r\n"
+  // Markdown fences inside the current value: a tool's tag inside one is content.
+  MarkdownFence value_fence_;
+  bool declined_ = false; // see take_declined()
+};
+
+} // namespace blockls
