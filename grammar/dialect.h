@@ -132,9 +132,10 @@ struct NoFastPath {
 // window never changes how later blocks parse.
 struct NothingCarried {
   uint32_t snapshot() const { return 0; }
-  void restore(uint32_t, const std::vector<Block>&, size_t) {}
-  static bool same_carried_state(const std::vector<Block>&, size_t, size_t,
-                                 const std::vector<Block>&, size_t, size_t, bool) {
+  void restore(uint32_t, std::string_view, const std::vector<Block>&, size_t) {}
+  static bool same_carried_state(std::string_view, const std::vector<Block>&, size_t, size_t,
+                                 std::string_view, const std::vector<Block>&, size_t, size_t,
+                                 bool) {
     return true;
   }
 };
@@ -165,13 +166,16 @@ concept DialectGrammar = requires(D d, const D cd, const LineRef& line, ParseCon
   // Outside blocks, something still waits for a later line (no resume point here).
   { cd.pending() } -> std::same_as<bool>;
   d.finish(ctx, uint32_t{});
-  // Cross-block state at a resume point, and back (see ResumePoint::dialect_state).
+  // Cross-block state at a resume point, and back (see ResumePoint::dialect_state); `text`
+  // is the text the earlier blocks index (their values may be source slices).
   { cd.snapshot() } -> std::same_as<uint32_t>;
-  d.restore(uint32_t{}, blocks, size_t{});
+  d.restore(uint32_t{}, text, blocks, size_t{});
   // True when the blocks of a re-parsed window leave this dialect's later parse as the old
-  // window's blocks did (`lines`: start lines matter too). See grammar/router/incremental_parse.
+  // window's blocks did (`lines`: start lines matter too); the old blocks index the old text,
+  // the new ones the new text. See grammar/router/incremental_parse.
   {
-    D::same_carried_state(blocks, size_t{}, size_t{}, blocks, size_t{}, size_t{}, bool{})
+    D::same_carried_state(text, blocks, size_t{}, size_t{}, text, blocks, size_t{}, size_t{},
+                          bool{})
     } -> std::same_as<bool>;
   d.expect_text_bytes(size_t{});
   // The fast path: after each general line, whether the open block is in a state its

@@ -126,6 +126,13 @@ struct Parameter {
   // A NESL quoted token without escapes: the value is the token without its two quotes
   // (value_is_slice is false, as the value is not the token itself; decoded stays empty).
   bool value_in_quotes = false;
+  // A value read from the source although value_is_slice is false (it stays false so that
+  // offset mapping does not take such a value for the plain slice; decoded stays empty):
+  // `range`, the text of value_range (a heredoc's unquoted path); `range_and_break`, that text
+  // and the "\n" after it (an LF heredoc body, whose value ends with a line break). Neither is
+  // copied: a block writes no heap memory for them.
+  enum class Source : uint8_t { decoded, range, range_and_break };
+  Source source = Source::decoded;
 
   // User-provided, so that `params.emplace_back()` (value-initialisation) only runs the member
   // initialisers above instead of first zeroing the whole object (a `rep stos`, slow to start,
@@ -138,6 +145,9 @@ struct Parameter {
   std::string_view value(std::string_view text) const {
     if (value_is_slice) return slice(text, value_range);
     if (value_in_quotes) return text.substr(value_range.begin + 1, value_range.size() - 2);
+    if (source != Source::decoded)
+      return text.substr(value_range.begin,
+                         value_range.size() + size_t{source == Source::range_and_break});
     return decoded.view();
   }
 };

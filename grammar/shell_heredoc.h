@@ -58,6 +58,16 @@ enum class Terminator : uint8_t {
 };
 Terminator terminator(std::string_view line, std::string_view mark);
 
+// False when terminator(line, mark) is surely `none`: the line is shorter than the marker, or
+// its first or last byte is neither a blank nor the marker's. Inline and branch-light, for the
+// body lines of a heredoc (most of them end with neither).
+inline bool may_terminate(std::string_view line, std::string_view mark) {
+  if (mark.empty()) return true; // (a marker is never empty; terminator() decides)
+  if (line.size() < mark.size()) return false;
+  const char first = line.front(), last = line.back();
+  return (first == mark.front() || is_blank(first)) & (last == mark.back() || is_blank(last));
+}
+
 // The body [begin, end) of `text`: its lines (without "\r" before "\n") joined with "\n", plus
 // a final "\n" (the shell's semantics).
 std::string body_content(std::string_view text, size_t begin, size_t end);

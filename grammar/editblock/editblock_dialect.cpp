@@ -6,24 +6,27 @@
 namespace blockls {
 namespace {
 
-// The path of the last edit among blocks [begin, end) that has one.
-std::optional<std::string_view> last_path(const std::vector<Block>& blocks, size_t begin,
-                                          size_t end) {
+// The path of the last edit among blocks [begin, end) (which index `text`) that has one.
+std::optional<std::string_view> last_path(std::string_view text, const std::vector<Block>& blocks,
+                                          size_t begin, size_t end) {
   for (size_t b = end; b-- > begin;) {
     const Block& block = blocks[b];
     if (block.dialect != Dialect::editblock || block.commands.empty()) continue;
     for (const Parameter& p : block.commands[0].params)
-      if (p.name == "path") return p.decoded.view();
+      if (p.name == "path") return p.value(text);
   }
   return std::nullopt;
 }
 
 } // namespace
 
-bool EditBlockDialect::same_carried_state(const std::vector<Block>& old_blocks, size_t old_begin,
-                                          size_t old_end, const std::vector<Block>& new_blocks,
-                                          size_t new_begin, size_t new_end, bool) {
-  return last_path(old_blocks, old_begin, old_end) == last_path(new_blocks, new_begin, new_end);
+bool EditBlockDialect::same_carried_state(std::string_view old_text,
+                                          const std::vector<Block>& old_blocks, size_t old_begin,
+                                          size_t old_end, std::string_view new_text,
+                                          const std::vector<Block>& new_blocks, size_t new_begin,
+                                          size_t new_end, bool) {
+  return last_path(old_text, old_blocks, old_begin, old_end) ==
+         last_path(new_text, new_blocks, new_begin, new_end);
 }
 
 std::optional<std::string> EditBlockDialect::encode_value(std::string_view text, const Block& block,

@@ -15,7 +15,7 @@
 
 namespace blockls {
 
-class EditBlockDialect : public NoFastPath {
+class EditBlockDialect {
 public:
   // `<<<<<<< SEARCH` (5 to 9 `<`), possibly indented.
   static constexpr StartPrefix kStarts[] = {{'<', '<', true}};
@@ -59,13 +59,14 @@ public:
   bool pending() const { return false; }
   void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
   uint32_t snapshot() const { return 0; } // the path to reuse is read from the blocks
-  void restore(uint32_t, const std::vector<Block>& earlier, size_t count) {
-    parser_.resume(earlier, count);
+  void restore(uint32_t, std::string_view text, const std::vector<Block>& earlier, size_t count) {
+    parser_.resume(text, earlier, count);
   }
   // The path a later edit without one reuses (the last edit's) is the same.
-  static bool same_carried_state(const std::vector<Block>& old_blocks, size_t old_begin,
-                                 size_t old_end, const std::vector<Block>& new_blocks,
-                                 size_t new_begin, size_t new_end, bool lines);
+  static bool same_carried_state(std::string_view old_text, const std::vector<Block>& old_blocks,
+                                 size_t old_begin, size_t old_end, std::string_view new_text,
+                                 const std::vector<Block>& new_blocks, size_t new_begin,
+                                 size_t new_end, bool lines);
   void expect_text_bytes(size_t) {}
 
   // SEARCH or REPLACE text (ending with "\n" unless empty, no line of it a marker), with the
@@ -73,8 +74,26 @@ public:
   static std::optional<std::string> encode_value(std::string_view text, const Block& block,
                                                  const Parameter& p, std::string_view value);
 
+  // The fast path: runs of SEARCH and REPLACE text (most of an edit's lines) are taken without
+  // the general routing; a line that may be a marker and a line that may close the Markdown
+  // fence around the block take the general route (fast_line() takes nothing).
+  bool enter_fast_mode(ParsedDocument& doc) {
+    block_range_ = parser_.open_range(doc);
+    return block_range_ != nullptr;
+  }
+  template <typename Cursor>
+  bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
+    return parser_.take_text_lines(lines, text, *block_range_, [&](size_t b, size_t e) {
+      return fences.closes(std::string_view(text.data() + b, e - b));
+    });
+  }
+  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
+    return FastLine::not_taken;
+  }
+
 private:
   EditBlockParser parser_;
+  ByteRange* block_range_ = nullptr;
 };
 
 } // namespace blockls

@@ -23,6 +23,19 @@ struct MarkerLine {
 // Which marker `line` is once trimmed: `<{5,9} SEARCH>?`, `={5,9}`, `>{5,9} REPLACE`.
 MarkerLine classify(std::string_view line);
 
+// False when `line` (raw) can be no marker at all: its first byte that trim() keeps is none
+// of `<`, `=`, `>` (or it has none). A cheap test for the fast path over SEARCH and REPLACE
+// text, which takes every line that is not possibly a marker without classify().
+inline bool may_be_marker(std::string_view line) {
+  for (const char c : line) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' ||
+        (c >= '\x1c' && c <= '\x1f'))
+      continue;
+    return c == '<' || c == '=' || c == '>';
+  }
+  return false;
+}
+
 // The canonical text of a marker.
 std::string_view canonical(Marker kind);
 

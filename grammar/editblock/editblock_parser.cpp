@@ -105,7 +105,7 @@ bool EditBlockParser::try_start(const LineRef& line, ParseContext& ctx) {
 
   const std::optional<ByteRange> named = lookback_path(ctx.text, line.begin, floor);
   has_path_ = named || has_last_path_;
-  path_ = named ? std::string(slice(ctx.text, *named)) : has_last_path_ ? last_path_ : "";
+  path_ = named ? *named : has_last_path_ ? last_path_ : ByteRange{};
   if (named) {
     last_path_ = path_;
     has_last_path_ = true;
@@ -127,15 +127,16 @@ bool EditBlockParser::try_start(const LineRef& line, ParseContext& ctx) {
     Parameter& p = c.params.emplace_back("path");
     p.name_range = p.value_range = *named;
     p.line = line.number;
-    // Kept decoded, so that a resumed parse reads the path to reuse from the blocks alone.
+    // Read from the source (value_range), not copied; value_is_slice stays false, as it
+    // always was for the path.
     p.value_is_slice = false;
-    p.decoded = path_;
+    p.source = Parameter::Source::range;
   } else if (has_path_) {
     Parameter& p = c.params.emplace_back("path");
     p.name_range = p.value_range = {line.begin, line.begin}; // reused: written elsewhere
     p.line = line.number;
     p.value_is_slice = false;
-    p.decoded = path_;
+    p.decoded = std::string(slice(ctx.text, path_));
   }
 
   part_ = Part::search;
@@ -211,7 +212,7 @@ void EditBlockParser::finish(ParseContext& ctx) {
                 : std::string(editblock::kUpdated);
   const std::string what =
       in_search ? "the `=======` and `>>>>>>> REPLACE` lines" : "the `>>>>>>> REPLACE` line";
-  const std::string path = has_path_ ? " for " + quote(path_) : "";
+  const std::string path = has_path_ ? " for " + quote(slice(ctx.text, path_)) : "";
   const ByteRange head{b.range.begin, b.id_range.end};
   Diagnostic d;
   if (fence_close_begin_ != npos) {
@@ -237,14 +238,16 @@ void EditBlockParser::finish(ParseContext& ctx) {
   close_block(ctx, std::nullopt);
 }
 
-void EditBlockParser::resume(const std::vector<Block>& earlier, size_t count) {
+void EditBlockParser::resume(std::string_view, const std::vector<Block>& earlier, size_t count) {
   floor_ = count > 0 ? earlier[count - 1].range.end : 0;
+  // The last edit that names its path: an edit that reuses one (a decoded copy) reuses the
+  // path of the last edit that named one before it, so both give the same path.
   for (size_t i = count; i-- > 0;) {
     const Block& b = earlier[i];
     if (b.dialect != Dialect::editblock || b.commands.empty()) continue;
     for (const Parameter& p : b.commands[0].params) {
-      if (p.name != "path") continue;
-      last_path_ = std::string(p.decoded.view());
+      if (p.name != "path" || p.source != Parameter::Source::range) continue;
+      last_path_ = p.value_range;
       has_last_path_ = true;
       return;
     }

@@ -6,6 +6,7 @@
 // `file_replace_text` (params path, old_text, new_text).
 #pragma once
 
+#include "grammar/editblock/editblock_line.h"
 #include "grammar/parse_context.h"
 
 #include <cstdint>
@@ -27,7 +28,47 @@ public:
   void finish(ParseContext& ctx);
   // The state at a resume point: the path of the last edit in `earlier[0, count)` (reused by
   // an edit that names none) and where the last block ended (the path lookback stops there).
-  void resume(const std::vector<Block>& earlier, size_t count);
+  // The blocks index `text`.
+  void resume(std::string_view text, const std::vector<Block>& earlier, size_t count);
+
+  // The open block's range (the fast path's handle: stable until the next general line), or
+  // null when no edit is open.
+  ByteRange* open_range(ParsedDocument& doc) {
+    return block_ < 0 ? nullptr : &doc.blocks[static_cast<size_t>(block_)].range;
+  }
+
+  // on_line() for a run of SEARCH or REPLACE text: takes the lines of `lines` (the line
+  // router's cursor: begin(), end(), next(), advance()) from its current one on, as long as a
+  // line can be no marker (editblock::may_be_marker) and is not one where the enclosing
+  // Markdown fence may close (`fence_closes`: that line takes the general route, which records
+  // the fence). State stays in locals and is stored once, after the run. Returns false when
+  // the cursor ran out of lines, true when it stopped at a line the run did not take.
+  template <typename Cursor, typename FenceCloses>
+  bool take_text_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                       FenceCloses&& fence_closes) {
+    size_t first = npos, last_end = npos, last_next = npos;
+    bool more = true;
+    for (;;) {
+      const size_t b = lines.begin(), e = lines.end();
+      if (editblock::may_be_marker(std::string_view(text.data() + b, e - b))) break;
+      if (fence_closes(b, e)) break;
+      if (first == npos) first = b;
+      last_end = e;
+      last_next = lines.next();
+      if (!lines.advance()) {
+        more = false;
+        break;
+      }
+    }
+    if (first != npos) {
+      const bool search = part_ == Part::search;
+      size_t& begin = search ? search_begin_ : replace_begin_;
+      if (begin == npos) begin = first;
+      (search ? search_end_ : replace_end_) = last_next;
+      block_range.end = last_end;
+    }
+    return more;
+  }
 
 private:
   static constexpr size_t npos = std::string_view::npos;
@@ -44,13 +85,15 @@ private:
 
   int32_t block_ = -1; // index of the open block in ctx.out->blocks
   Part part_ = Part::search;
-  std::string path_; // the open block's path ("" when none)
+  // The open block's path, where the text names it (named here or by an earlier edit): paths
+  // are kept as ranges, not copied, as the text before the line being routed never changes.
+  ByteRange path_;
   bool has_path_ = false;
   size_t search_begin_ = npos, search_end_ = npos; // SEARCH text (end: the divider's line)
   size_t replace_begin_ = npos, replace_end_ = npos;
   size_t fence_close_begin_ = npos; // first byte of the Markdown fence's closer
   bool crlf_ = false;               // the SEARCH line ends with "\r\n"
-  std::string last_path_;           // the path of the last edit (reused when one names none)
+  ByteRange last_path_;             // the path of the last edit (reused when one names none)
   bool has_last_path_ = false;
   size_t floor_ = 0; // end of the last block before a resume point
 };

@@ -6,9 +6,10 @@
 namespace blockls {
 namespace {
 
-// The paths of the file writes among blocks [begin, end), in order (with start lines when
-// `lines`).
-std::vector<std::pair<std::string_view, uint32_t>> writes(const std::vector<Block>& blocks,
+// The paths of the file writes among blocks [begin, end) (which index `text`), in order (with
+// start lines when `lines`).
+std::vector<std::pair<std::string_view, uint32_t>> writes(std::string_view text,
+                                                          const std::vector<Block>& blocks,
                                                           size_t begin, size_t end, bool lines) {
   std::vector<std::pair<std::string_view, uint32_t>> out;
   for (size_t b = begin; b < end; ++b) {
@@ -16,7 +17,7 @@ std::vector<std::pair<std::string_view, uint32_t>> writes(const std::vector<Bloc
     if (block.dialect != Dialect::heredoc || block.commands.empty() ||
         block.commands[0].name != "file_write" || block.commands[0].params.empty())
       continue;
-    out.emplace_back(block.commands[0].params[0].decoded.view(), lines ? block.start_line : 0);
+    out.emplace_back(block.commands[0].params[0].value(text), lines ? block.start_line : 0);
   }
   return out;
 }
@@ -32,11 +33,13 @@ std::string_view trim_blanks(std::string_view s) {
 
 } // namespace
 
-bool HeredocDialect::same_carried_state(const std::vector<Block>& old_blocks, size_t old_begin,
-                                        size_t old_end, const std::vector<Block>& new_blocks,
-                                        size_t new_begin, size_t new_end, bool lines) {
-  return writes(old_blocks, old_begin, old_end, lines) ==
-         writes(new_blocks, new_begin, new_end, lines);
+bool HeredocDialect::same_carried_state(std::string_view old_text,
+                                        const std::vector<Block>& old_blocks, size_t old_begin,
+                                        size_t old_end, std::string_view new_text,
+                                        const std::vector<Block>& new_blocks, size_t new_begin,
+                                        size_t new_end, bool lines) {
+  return writes(old_text, old_blocks, old_begin, old_end, lines) ==
+         writes(new_text, new_blocks, new_begin, new_end, lines);
 }
 
 std::optional<std::string> HeredocDialect::encode_value(std::string_view, const Block& block,

@@ -48,14 +48,15 @@ public:
   bool pending() const { return false; }
   void finish(ParseContext& ctx, uint32_t line_count) { parser_.finish(ctx, line_count); }
   uint32_t snapshot() const { return 0; } // the paths written are read from the blocks
-  void restore(uint32_t, const std::vector<Block>& earlier, size_t count) {
-    parser_.resume(earlier, count);
+  void restore(uint32_t, std::string_view text, const std::vector<Block>& earlier, size_t count) {
+    parser_.resume(text, earlier, count);
   }
   // The files written (DUPLICATE_FILE) are the same, in order (with their start lines when
   // `lines`).
-  static bool same_carried_state(const std::vector<Block>& old_blocks, size_t old_begin,
-                                 size_t old_end, const std::vector<Block>& new_blocks,
-                                 size_t new_begin, size_t new_end, bool lines);
+  static bool same_carried_state(std::string_view old_text, const std::vector<Block>& old_blocks,
+                                 size_t old_begin, size_t old_end, std::string_view new_text,
+                                 const std::vector<Block>& new_blocks, size_t new_begin,
+                                 size_t new_end, bool lines);
   void expect_text_bytes(size_t) {}
 
   // The fast path: runs of body lines (most of a heredoc's lines) are taken without the

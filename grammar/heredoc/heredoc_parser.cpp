@@ -7,6 +7,7 @@
 #include "grammar/shell_heredoc.h"
 #include "grammar/syntax_code.h"
 
+#include <charconv>
 #include <functional>
 
 namespace blockls {
@@ -14,6 +15,24 @@ namespace {
 
 uint64_t path_key(std::string_view path) {
   return std::hash<std::string_view>{}(path);
+}
+
+// DUPLICATE_FILE's message, built in one allocation (a transcript that rewrites its files has
+// one for most heredocs; the chain of `+` took several).
+std::string duplicate_message(std::string_view path, uint32_t first_line) {
+  char number[16];
+  char* number_end = std::to_chars(number, number + sizeof number, first_line + 1).ptr;
+  constexpr std::string_view a = "File '", b = "' is already written by the heredoc at line ",
+                             c = "; both run in order and the later one wins";
+  std::string out;
+  out.reserve(a.size() + path.size() + b.size() + static_cast<size_t>(number_end - number) +
+              c.size());
+  out.append(a)
+      .append(path)
+      .append(b)
+      .append(number, static_cast<size_t>(number_end - number))
+      .append(c);
+  return out;
 }
 
 } // namespace
@@ -45,14 +64,15 @@ bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
   p.name_range = {line.begin + start->path_begin, line.begin + start->path_end};
   p.value_range = p.name_range;
   p.line = line.number;
-  // The path is kept decoded (unquoted) so that a resumed parse reads the paths written
-  // before it from the blocks alone (see resume()).
+  // The path (unquoted) is exactly value_range: read from the source, not copied.
+  // value_is_slice stays false, as it always was for the path.
   p.value_is_slice = false;
-  p.decoded = std::string(path);
+  p.source = Parameter::Source::range;
 
   mark_.assign(mark);
   mark_range_ = b.id_range;
   body_begin_ = body_end_ = npos;
+  body_crlf_ = false;
   last_end_ = start_end_ = line.end;
   fence_close_begin_ = npos;
   crlf_ = line.end < ctx.text.size() && ctx.text[line.end] == '\r';
@@ -68,13 +88,10 @@ bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
                            {Fix{"Rewrite as " + quote(canonical), true, {{syntax, canonical}}}}));
   }
   if (!start->append) {
-    const auto [it, inserted] = written_.emplace(path_key(path), line.number);
-    if (!inserted) {
-      Diagnostic d = make_diagnostic(
-          code::DUPLICATE_FILE, Dialect::heredoc, block_, line.number, p.value_range,
-          "File " + quote(path) + " is already written by the heredoc at line " +
-              std::to_string(it->second + 1) + "; both run in order and the later one wins",
-          "Merge the two heredocs, or remove the one that is not meant");
+    if (const std::optional<uint32_t> first = written_.insert(path_key(path), line.number)) {
+      Diagnostic d = make_diagnostic(code::DUPLICATE_FILE, Dialect::heredoc, block_, line.number,
+                                     p.value_range, duplicate_message(path, *first),
+                                     "Merge the two heredocs, or remove the one that is not meant");
       d.line_dependent = true;
       report(ctx, std::move(d));
     }
@@ -107,6 +124,7 @@ void HeredocParser::on_line(const LineRef& line, ParseContext& ctx) {
     return;
   }
   if (body_begin_ == npos) body_begin_ = line.begin;
+  body_crlf_ |= line.next - line.end != 1;
   body_end_ = line.end;
   last_end_ = line.end;
   b.range.end = line.end;
@@ -123,7 +141,14 @@ void HeredocParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_l
   p.value_is_slice = false;
   if (body_begin_ != npos) {
     p.value_range = {body_begin_, body_end_};
-    p.decoded = shell::body_content(ctx.text, body_begin_, body_end_);
+    // The value is the body's lines joined with "\n" (a "\r" before one dropped) plus a final
+    // "\n": when every body line ends with a bare "\n" (every closed LF body), exactly the
+    // source from the body's first byte through the last line's "\n", read in place instead
+    // of copied.
+    if (!body_crlf_)
+      p.source = Parameter::Source::range_and_break;
+    else
+      p.decoded = shell::body_content(ctx.text, body_begin_, body_end_);
   } else {
     // An empty body: an empty file. The (empty) value sits where the body would begin.
     const size_t at = std::min(ctx.text.size(), b.range.end);
@@ -150,13 +175,13 @@ void HeredocParser::finish(ParseContext& ctx, uint32_t) {
   close_block(ctx, std::nullopt);
 }
 
-void HeredocParser::resume(const std::vector<Block>& earlier, size_t count) {
+void HeredocParser::resume(std::string_view text, const std::vector<Block>& earlier, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const Block& b = earlier[i];
     if (b.dialect != Dialect::heredoc || b.commands.empty() || b.commands[0].name != "file_write" ||
         b.commands[0].params.empty())
       continue;
-    written_.emplace(path_key(b.commands[0].params[0].decoded.view()), b.start_line);
+    written_.insert(path_key(b.commands[0].params[0].value(text)), b.start_line);
   }
 }
 

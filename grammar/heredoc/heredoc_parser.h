@@ -5,13 +5,13 @@
 #pragma once
 
 #include "grammar/heredoc/heredoc_line.h"
+#include "grammar/heredoc/written_paths.h"
 #include "grammar/parse_context.h"
 #include "grammar/shell_heredoc.h"
 
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace blockls {
@@ -25,8 +25,9 @@ public:
   void on_line(const LineRef& line, ParseContext& ctx);
   // End of input (`line_count` lines in all).
   void finish(ParseContext& ctx, uint32_t line_count);
-  // The state at a resume point: the paths of the file writes in `earlier[0, count)`.
-  void resume(const std::vector<Block>& earlier, size_t count);
+  // The state at a resume point: the paths of the file writes in `earlier[0, count)` (which
+  // index `text`).
+  void resume(std::string_view text, const std::vector<Block>& earlier, size_t count);
 
   // The open block's range (the fast path's handle: stable until the next general line), or
   // null when no heredoc is open.
@@ -45,22 +46,24 @@ public:
                        FenceCloses&& fence_closes) {
     const std::string_view mark = mark_;
     size_t first = npos, last_end = npos;
-    bool more = true;
+    bool more = true, crlf = false;
     for (;;) {
       const size_t b = lines.begin(), e = lines.end();
       const std::string_view line(text.data() + b, e - b);
-      // A line shorter than the marker cannot be it, even trimmed: one comparison.
-      if (line.size() >= mark.size() && shell::terminator(line, mark) != shell::Terminator::none)
+      if (shell::may_terminate(line, mark) &&
+          shell::terminator(line, mark) != shell::Terminator::none)
         break;
       if (fence_closes(b, e)) break;
       if (first == npos) first = b;
       last_end = e;
+      crlf |= lines.next() - e != 1; // see body_crlf_
       if (!lines.advance()) {
         more = false;
         break;
       }
     }
     if (first != npos) {
+      body_crlf_ |= crlf;
       if (body_begin_ == npos) body_begin_ = first;
       body_end_ = last_end;
       last_end_ = last_end;
@@ -85,10 +88,14 @@ private:
   size_t start_end_ = 0;                       // end of the start line's text
   size_t fence_close_begin_ = npos;            // first byte of the Markdown fence's closer
   bool crlf_ = false;                          // the start line ends with "\r\n"
+  // A body line does not end with a bare "\n" ("\r\n", or no break at the end of input).
+  // Unless one does, the body has no "\r\n" and its value is the source up to and including
+  // the last line's "\n" (see close_block): no scan of the body for "\r" is needed.
+  bool body_crlf_ = false;
   // Hash of a path -> start line (0-based) of the first heredoc that writes it
   // (DUPLICATE_FILE). Keyed by a 64-bit hash, not the path: no allocation per block on the hot
   // path; two different paths would have to collide in 64 bits to be taken for one.
-  std::unordered_map<uint64_t, uint32_t> written_;
+  heredoc::WrittenPaths written_;
 };
 
 } // namespace blockls

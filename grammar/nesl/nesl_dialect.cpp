@@ -78,9 +78,10 @@ std::string to_crlf(std::string_view text) {
 
 } // namespace
 
-bool NeslDialect::same_carried_state(const std::vector<Block>& old_blocks, size_t old_begin,
-                                     size_t old_end, const std::vector<Block>& new_blocks,
-                                     size_t new_begin, size_t new_end, bool lines) {
+bool NeslDialect::same_carried_state(std::string_view, const std::vector<Block>& old_blocks,
+                                     size_t old_begin, size_t old_end, std::string_view,
+                                     const std::vector<Block>& new_blocks, size_t new_begin,
+                                     size_t new_end, bool lines) {
   return nesl_ids(old_blocks, old_begin, old_end, lines) ==
          nesl_ids(new_blocks, new_begin, new_end, lines);
 }

@@ -59,14 +59,15 @@ public:
   void finish(ParseContext& ctx, uint32_t line_count) { parser_.finish(ctx, line_count); }
   // The document's line break as learnt from its first line: 0 unknown, 1 LF, 2 CRLF.
   uint32_t snapshot() const { return parser_.newline_state(); }
-  void restore(uint32_t state, const std::vector<Block>& earlier, size_t count) {
+  void restore(uint32_t state, std::string_view, const std::vector<Block>& earlier, size_t count) {
     parser_.resume(static_cast<uint8_t>(state), earlier, count);
   }
   // The NESL ids seen (duplicate ids, fresh ids in repairs) are the same, in order (with their
   // start lines when `lines`).
-  static bool same_carried_state(const std::vector<Block>& old_blocks, size_t old_begin,
-                                 size_t old_end, const std::vector<Block>& new_blocks,
-                                 size_t new_begin, size_t new_end, bool lines);
+  static bool same_carried_state(std::string_view old_text, const std::vector<Block>& old_blocks,
+                                 size_t old_begin, size_t old_end, std::string_view new_text,
+                                 const std::vector<Block>& new_blocks, size_t new_begin,
+                                 size_t new_end, bool lines);
   void expect_text_bytes(size_t bytes) { parser_.expect_text_bytes(bytes); }
 
   // Fast path.

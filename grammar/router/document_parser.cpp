@@ -192,10 +192,10 @@ public:
 
   // Continues a parse at `point` (see ResumePoint), given the blocks before it. The document
   // built from here on numbers its blocks from 0; resume points keep absolute counts.
-  void resume(const ResumePoint& point, const std::vector<Block>& earlier) {
+  void resume(std::string_view text, const ResumePoint& point, const std::vector<Block>& earlier) {
     fence_.restore(point.fence_open, point.fence_marker, point.fence_length);
     for_each_grammar(grammars_, [&](auto& g) {
-      g.restore(point.dialect_state[static_cast<size_t>(g.info.id)], earlier, point.blocks);
+      g.restore(point.dialect_state[static_cast<size_t>(g.info.id)], text, earlier, point.blocks);
     });
     base_blocks_ = point.blocks;
     base_diagnostics_ = point.diagnostics;
@@ -671,7 +671,7 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
                           std::optional<ResumePoint>* stopped_at) {
   stopped_at->reset();
   LineRouter router(options);
-  router.resume(from, earlier);
+  router.resume(text, from, earlier);
   const std::vector<ResumePoint>& points = router.doc().resume_points;
   size_t points_seen = 0;
   // Stops after a line that recorded a resume point `stop` accepts.

@@ -185,8 +185,8 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
     if (cites && line_delta != 0) return std::nullopt;
     bool same = true;
     for_each_grammar_type([&]<typename G>() {
-      same = same && G::same_carried_state(old.blocks, w.first_block, w.old_block_end,
-                                           window.blocks, 0, window.blocks.size(), cites);
+      same = same && G::same_carried_state(old_text, old.blocks, w.first_block, w.old_block_end,
+                                           new_text, window.blocks, 0, window.blocks.size(), cites);
     });
     if (!same) return std::nullopt;
     // Blocks are in text order and each refers only to its own lines: the first is enough.
