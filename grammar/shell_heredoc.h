@@ -65,7 +65,10 @@ inline bool may_terminate(std::string_view line, std::string_view mark) {
   if (mark.empty()) return true; // (a marker is never empty; terminator() decides)
   if (line.size() < mark.size()) return false;
   const char first = line.front(), last = line.back();
-  return (first == mark.front() || is_blank(first)) & (last == mark.back() || is_blank(last));
+  // `&` on ints, not `&&`: no branch on the first test (clang rejects `&` on bools).
+  const int first_fits = first == mark.front() || is_blank(first);
+  const int last_fits = last == mark.back() || is_blank(last);
+  return (first_fits & last_fits) != 0;
 }
 
 // The body [begin, end) of `text`: its lines (without "\r" before "\n") joined with "\n", plus
