@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# One command for the stream benchmark: installs what is missing, builds blockls_bench_stream
+# (Release, build-bench) and prints stream throughput at 64-byte and 4 KiB chunks beside the
+# one-shot check (target >= 0.8x) and the block_end latency (target p99 < 1 ms).
+# Usage: scripts/bench-stream.sh [MB (2)]
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib/release-build.sh"
+build_targets blockls_bench_stream
+exec "$build_dir/bench/blockls_bench_stream" "$@"
