@@ -60,4 +60,16 @@ void seal_block(Block& block, const std::pmr::memory_resource* arena) {
   });
 }
 
+std::string_view command_path(std::string_view text, const Command& command) {
+  const auto names_file = [](std::string_view name) {
+    std::string lowered(name);
+    for (char& c : lowered)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return lowered.find("path") != std::string::npos || lowered.find("file") != std::string::npos;
+  };
+  for (const Parameter& p : command.params)
+    if (names_file(p.name)) return p.value(text);
+  return {};
+}
+
 } // namespace blockls

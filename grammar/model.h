@@ -208,6 +208,11 @@ struct Block {
 // skips them. Called by the parser once the block is complete, while it is still in the cache.
 void seal_block(Block& block, const std::pmr::memory_resource* arena);
 
+// The value of the command's first parameter that names a file (a name holding "path" or
+// "file" in any case: `path`, `FILE`, `old_path`), or empty. What outlines, lenses and the
+// feedback for models call a command by.
+std::string_view command_path(std::string_view text, const Command& command);
+
 struct Diagnostic {
   std::string_view code; // a static name from diagnostics/codes (e.g. "HASH_MISMATCH")
   Severity severity = Severity::block_fatal;

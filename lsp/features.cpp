@@ -98,19 +98,14 @@ const Diagnostic* match_diagnostic(const FeatureContext& ctx, const json& lsp) {
   return nullptr;
 }
 
+// The command's file (command_path), on one line for a title.
 std::string path_of(std::string_view text, const Command& command) {
-  for (const Parameter& p : command.params) {
-    const std::string name = lower(p.name);
-    if (name.find("path") != std::string::npos || name.find("file") != std::string::npos) {
-      std::string value(p.value(text));
-      const size_t nl = value.find('\n');
-      if (nl != std::string::npos) value = value.substr(0, nl) + " …";
-      while (!value.empty() && (value.back() == ' ' || value.back() == '\r'))
-        value.pop_back();
-      return value;
-    }
-  }
-  return "";
+  std::string value(command_path(text, command));
+  const size_t nl = value.find('\n');
+  if (nl != std::string::npos) value = value.substr(0, nl) + " …";
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\r'))
+    value.pop_back();
+  return value;
 }
 
 // Keeps a hover readable: at most `max_lines` lines.

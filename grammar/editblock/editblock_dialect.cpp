@@ -2,6 +2,7 @@
 #include "grammar/editblock/editblock_dialect.h"
 
 #include "grammar/editblock/editblock_line.h"
+#include "grammar/line_breaks.h"
 
 namespace blockls {
 namespace {
@@ -39,17 +40,7 @@ std::optional<std::string> EditBlockDialect::encode_value(std::string_view text,
       return std::nullopt; // the line would end the part
     pos = nl + 1;
   }
-  const size_t head_end = text.find('\n', block.range.begin);
-  const bool crlf = head_end != std::string_view::npos && head_end > block.range.begin &&
-                    text[head_end - 1] == '\r';
-  if (!crlf) return std::string(value);
-  std::string out;
-  out.reserve(value.size() + value.size() / 16);
-  for (const char c : value) {
-    if (c == '\n') out += '\r';
-    out += c;
-  }
-  return out;
+  return in_block_line_breaks(text, block, value);
 }
 
 } // namespace blockls

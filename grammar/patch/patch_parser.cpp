@@ -3,6 +3,7 @@
 // the `*** Begin Patch` line.
 #include "grammar/patch/patch_parser.h"
 
+#include "grammar/line_breaks.h"
 #include "grammar/patch/patch_line.h"
 #include "grammar/syntax_code.h"
 
@@ -17,10 +18,7 @@ void set_lines(Parameter& p, std::string_view text, size_t begin, size_t end) {
   p.value_range = {begin, end};
   const std::string_view part = text.substr(begin, end - begin);
   if (part.empty() || (part.find('\r') == std::string_view::npos && part.ends_with('\n'))) return;
-  std::string out;
-  out.reserve(part.size() + 1);
-  for (size_t i = 0; i < part.size(); ++i)
-    if (!(part[i] == '\r' && i + 1 < part.size() && part[i + 1] == '\n')) out += part[i];
+  std::string out = crlf_to_lf(part);
   if (!out.ends_with('\n')) out += '\n';
   p.value_is_slice = false;
   p.decoded = std::move(out);

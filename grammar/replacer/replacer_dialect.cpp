@@ -1,6 +1,7 @@
 // The replacer dialect's value encoding (see replacer_dialect.h).
 #include "grammar/replacer/replacer_dialect.h"
 
+#include "grammar/line_breaks.h"
 #include "grammar/replacer/replacer_line.h"
 
 namespace blockls {
@@ -22,17 +23,7 @@ std::optional<std::string> ReplacerDialect::encode_value(std::string_view text, 
   const size_t at = p.value_range.begin;
   const bool no_line = p.value_range.size() == 0 && (at >= text.size() || text[at] == '<');
   if (no_line && value.empty()) return std::string();
-  const size_t head_end = text.find('\n', block.range.begin);
-  const bool crlf = head_end != std::string_view::npos && head_end > block.range.begin &&
-                    text[head_end - 1] == '\r';
-  std::string out;
-  out.reserve(value.size() + value.size() / 16 + 2);
-  for (const char c : value) {
-    if (c == '\n' && crlf) out += '\r';
-    out += c;
-  }
-  if (no_line) out += crlf ? "\r\n" : "\n";
-  return out;
+  return in_block_line_breaks(text, block, value, no_line);
 }
 
 } // namespace blockls

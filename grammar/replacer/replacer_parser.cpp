@@ -4,6 +4,7 @@
 // begins: the format has no other way to say an edit ended).
 #include "grammar/replacer/replacer_parser.h"
 
+#include "grammar/line_breaks.h"
 #include "grammar/syntax_code.h"
 
 #include <optional>
@@ -238,12 +239,8 @@ void ReplacerParser::add_text(ParseContext& ctx, Command& c, std::string_view na
   p.value_range = {s.first, s.text_end};
   const std::string_view v = slice(ctx.text, p.value_range);
   if (v.find('\r') == std::string_view::npos) return;
-  std::string out;
-  out.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i)
-    if (!(v[i] == '\r' && i + 1 < v.size() && v[i + 1] == '\n')) out += v[i];
   p.value_is_slice = false;
-  p.decoded = std::move(out);
+  p.decoded = crlf_to_lf(v);
 }
 
 void ReplacerParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_line) {

@@ -3,6 +3,7 @@
 // the first delimiter is stray text or part of a single MESSAGE is only known then.
 #include "grammar/sections/sections_parser.h"
 
+#include "grammar/line_breaks.h"
 #include "grammar/shell_heredoc.h"
 #include "grammar/syntax_code.h"
 
@@ -120,10 +121,7 @@ void SectionsParser::set_value(ParseContext& ctx, Parameter& p, size_t begin, si
     return;
   }
   // CRLF: the lines joined with "\n" (as the parser reads lines), then trimmed.
-  std::string decoded;
-  decoded.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i)
-    if (!(v[i] == '\r' && i + 1 < v.size() && v[i + 1] == '\n')) decoded += v[i];
+  std::string decoded = crlf_to_lf(v);
   size_t b = 0, e = decoded.size();
   while (b < e && decoded[b] == '\n')
     ++b;

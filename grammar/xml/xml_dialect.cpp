@@ -1,6 +1,7 @@
 // The xml dialect's value encoding (see xml_dialect.h).
 #include "grammar/xml/xml_dialect.h"
 
+#include "grammar/line_breaks.h"
 #include "grammar/xml/xml_diff.h"
 
 namespace blockls {
@@ -23,17 +24,7 @@ std::optional<std::string> XmlDialect::encode_value(std::string_view text, const
   const bool no_line = p.name != "content" && p.value_range.size() == 0 && at < text.size() &&
                        (text[at] == '=' || text[at] == '+' || text[at] == '>');
   if (no_line && value.empty()) return std::string();
-  const size_t head_end = text.find('\n', block.range.begin);
-  const bool crlf = head_end != std::string_view::npos && head_end > block.range.begin &&
-                    text[head_end - 1] == '\r';
-  std::string out;
-  out.reserve(value.size() + value.size() / 16 + 2);
-  for (const char c : value) {
-    if (c == '\n' && crlf) out += '\r';
-    out += c;
-  }
-  if (no_line) out += crlf ? "\r\n" : "\n";
-  return out;
+  return in_block_line_breaks(text, block, value, no_line);
 }
 
 } // namespace blockls

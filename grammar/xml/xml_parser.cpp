@@ -4,6 +4,7 @@
 // directive's count (and, for a short value, another parameter's closing tag: MISMATCHED_TAG).
 #include "grammar/xml/xml_parser.h"
 
+#include "grammar/line_breaks.h"
 #include "grammar/syntax_code.h"
 #include "grammar/xml/xml_diff.h"
 #include "grammar/xml/xml_tag.h"
@@ -44,12 +45,8 @@ void set_value(std::string_view text, Parameter& p, ByteRange r) {
   p.value_range = r;
   const std::string_view v = slice(text, r);
   if (v.find('\r') == std::string_view::npos) return;
-  std::string out;
-  out.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i)
-    if (!(v[i] == '\r' && i + 1 < v.size() && v[i + 1] == '\n')) out += v[i];
   p.value_is_slice = false;
-  p.decoded = std::move(out);
+  p.decoded = crlf_to_lf(v);
 }
 
 std::string tag_text(std::string_view name, bool closing) {
