@@ -33,19 +33,11 @@ HunkReader::Step HunkReader::chunk_line(std::string_view line) {
   }
   const char first = line.empty() ? ' ' : line[0];
   const std::string_view rest = line.empty() ? line : line.substr(1);
-  switch (first) {
-  case ' ':
-    c.old_lines.push_back(rest);
-    c.new_lines.push_back(rest);
-    break;
-  case '-':
-    c.old_lines.push_back(rest);
-    break;
-  case '+':
-    c.new_lines.push_back(rest);
-    break;
-  default:
+  if (first != ' ' && first != '-' && first != '+')
     return Step::ended; // not a chunk line: the caller decides (parsed_ > 0 here)
+  if (keep_lines_) {
+    if (first != '+') c.old_lines.push_back(rest);
+    if (first != '-') c.new_lines.push_back(rest);
   }
   ++parsed_;
   return Step::taken;

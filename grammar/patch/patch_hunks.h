@@ -32,8 +32,16 @@ public:
     ended, // a `***` line: the hunks ended before it (the line is the caller's)
     error, // a malformed line (message()); the reader goes on after it
   };
+  // `keep_lines`: record each chunk's old and new lines (apply/ reads them); the grammar only
+  // needs the verdict, so it counts them.
+  explicit HunkReader(bool keep_lines = true) : keep_lines_(keep_lines) {}
   // Feeds one line (without its line break); `number` is its 0-based index in the hunks text.
   Step feed(std::string_view line, size_t number);
+  // A chunk is open: a line that starts with ' ', '-' or '+' (and is no `***` line) is one of
+  // its lines.
+  bool in_chunk() const { return in_chunk_; }
+  // Takes `n` such lines at once, as `n` calls of feed() would (a reader that counts only).
+  void take_chunk_lines(size_t n) { parsed_ += n; }
   // The end of the hunks: false (and message()) when the update has no chunk at all.
   bool finish(std::string_view path);
   const std::string& message() const { return message_; }
@@ -43,6 +51,7 @@ private:
   Step chunk_line(std::string_view line);
   Step fail(std::string message);
 
+  bool keep_lines_ = true;
   bool in_chunk_ = false;
   size_t parsed_ = 0; // lines of the open chunk
   bool any_ = false;  // a chunk was opened (or a malformed line recovered as one)

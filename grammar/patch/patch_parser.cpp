@@ -117,7 +117,7 @@ void PatchParser::header(const LineRef& line, std::string_view t, ParseContext& 
   } else if (h.kind == patch::HeaderKind::update) {
     op_ = Op::update;
     may_move_ = true;
-    hunks_ = patch::HunkReader();
+    hunks_ = patch::HunkReader(false);
     hunk_lines_ = 0;
   } else {
     op_ = Op::none;

@@ -24,6 +24,49 @@ public:
   // End of input: the open envelope lacks its `*** End Patch`.
   void finish(ParseContext& ctx);
 
+  // The block's range while its lines may take the fast path (an Add File's `+` lines, the
+  // lines of an open hunk chunk); null otherwise.
+  ByteRange* open_body_range(ParsedDocument& doc) {
+    const bool body = op_ == Op::add || (op_ == Op::update && !may_move_ && hunks_.in_chunk());
+    return block_ < 0 || !body || fence_close_begin_ != npos
+               ? nullptr
+               : &doc.blocks[static_cast<size_t>(block_)].range;
+  }
+
+  // on_line() for a run of body lines: takes the lines of `lines` (the line router's cursor)
+  // from its current one on while each is, by on_line()'s rules, only a body line: `+` in an
+  // Add File; ' ', '-', '+' or empty in an open chunk, unless it trims to a `***` line. A line
+  // where the enclosing Markdown fence may close (`fence_closes`) takes the general route.
+  // Returns false when the cursor ran out of lines, true when it stopped at a line not taken.
+  template <typename Cursor, typename FenceCloses>
+  bool take_body_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                       FenceCloses&& fence_closes) {
+    const bool add = op_ == Op::add;
+    size_t taken = 0, last_end = npos, last_next = npos;
+    bool more = true;
+    for (;;) {
+      const size_t b = lines.begin(), e = lines.end();
+      if (!(add ? b < e && text[b] == '+' : is_chunk_line(text, b, e))) break;
+      if (fence_closes(b, e)) break;
+      ++taken;
+      last_end = e;
+      last_next = lines.next();
+      if (!lines.advance()) {
+        more = false;
+        break;
+      }
+    }
+    if (taken > 0) {
+      body_end_ = last_next;
+      block_range.end = last_end;
+      if (!add) {
+        hunks_.take_chunk_lines(taken);
+        hunk_lines_ += taken;
+      }
+    }
+    return more;
+  }
+
 private:
   static constexpr size_t npos = std::string_view::npos;
   enum class Op : uint8_t { none, add, update };
@@ -46,7 +89,20 @@ private:
   uint32_t op_line_ = 0;     // the operation's header line
   ByteRange op_range;        // its header's marker
   std::string op_path_;
-  patch::HunkReader hunks_;
+  // A line of an open chunk that is nothing else: ' ' (not before a `***` marker), '-', '+'
+  // or empty (an empty context line).
+  static bool is_chunk_line(std::string_view text, size_t b, size_t e) {
+    if (b == e) return true;
+    const char c = text[b];
+    if (c == '-' || c == '+') return true;
+    if (c != ' ') return false;
+    size_t i = b + 1;
+    while (i < e && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+      ++i;
+    return i == e || text[i] != '*';
+  }
+
+  patch::HunkReader hunks_{false};
   size_t hunk_lines_ = 0;           // lines fed to hunks_
   bool crlf_ = false;               // the Begin line ends with "\r\n"
   size_t fence_close_begin_ = npos; // first byte of the Markdown fence's closer

@@ -25,6 +25,49 @@ public:
   // End of input: an open edit lacks its `<<<END>>>`.
   void finish(ParseContext& ctx);
 
+  // The block's range while its lines may take the fast path (inside a SEARCH, REPLACE or
+  // OVERWRITE section); null otherwise.
+  ByteRange* open_text_range(ParsedDocument& doc) {
+    return block_ < 0 || !in_text() ? nullptr : &doc.blocks[static_cast<size_t>(block_)].range;
+  }
+
+  // on_line() for a run of section text: takes the lines of `lines` (the line router's
+  // cursor) from its current one on while none can be a marker (markers begin with '<') and
+  // none is a line where the enclosing Markdown fence may close (`fence_closes`: that line
+  // takes the general route, which records the fence). State stays in locals and is stored
+  // once, after the run. Returns false when the cursor ran out of lines, true when it stopped
+  // at a line the run did not take.
+  template <typename Cursor, typename FenceCloses>
+  bool take_text_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                       FenceCloses&& fence_closes) {
+    size_t first = npos, last_end = npos, content_next = npos;
+    bool more = true;
+    for (;;) {
+      const size_t b = lines.begin(), e = lines.end();
+      if (b < e && text[b] == '<') break;
+      if (fence_closes(b, e)) break;
+      if (first == npos) first = b;
+      last_end = e;
+      if (!replacer::is_blank(std::string_view(text.data() + b, e - b)))
+        content_next = lines.next();
+      if (!lines.advance()) {
+        more = false;
+        break;
+      }
+    }
+    if (first != npos) {
+      Section& s = open_section();
+      if (s.first == npos) s.first = first;
+      s.text_end = last_end;
+      if (content_next != npos) {
+        s.whitespace_only = false;
+        s.content_next = content_next;
+      }
+      block_range.end = last_end;
+    }
+    return more;
+  }
+
 private:
   static constexpr size_t npos = std::string_view::npos;
   enum class Part : uint8_t { explanation, file, after_path, search, replace, overwrite };
@@ -41,6 +84,14 @@ private:
     size_t marker_begin = 0;     // first byte of the marker line
     size_t marker_end = 0;       // end of the marker line's text
   };
+
+  bool in_text() const {
+    return part_ == Part::search || part_ == Part::replace || part_ == Part::overwrite;
+  }
+  // The section whose text is being read (in_text()).
+  Section& open_section() {
+    return part_ == Part::search ? search_ : part_ == Part::replace ? replace_ : overwrite_;
+  }
 
   void open_block(const LineRef& line, ParseContext& ctx, replacer::Marker m);
   // The marker line `line` of kind `m` inside the open edit.

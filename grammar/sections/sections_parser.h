@@ -8,6 +8,7 @@
 
 #include "grammar/parse_context.h"
 #include "grammar/sections/sections_line.h"
+#include "grammar/shell_heredoc.h"
 
 #include <cstdint>
 #include <optional>
@@ -26,6 +27,39 @@ public:
   void on_line(const LineRef& line, ParseContext& ctx);
   // End of input.
   void finish(ParseContext& ctx);
+
+  // The block's range while its lines may take the fast path (after the first delimiter, so
+  // that text is section content, not stray); null otherwise.
+  ByteRange* open_section_range(ParsedDocument& doc) {
+    return block_ < 0 || delims_.empty() ? nullptr : &doc.blocks[static_cast<size_t>(block_)].range;
+  }
+
+  // on_line() for a run of section content: takes the lines of `lines` (the line router's
+  // cursor) from its current one on while none may be the end marker (shell::may_terminate),
+  // none may be a delimiter (its first non-blank byte is '-') and none is a line where the
+  // enclosing Markdown fence may close (`fence_closes`: that line takes the general route).
+  // Returns false when the cursor ran out of lines, true when it stopped at a line not taken.
+  template <typename Cursor, typename FenceCloses>
+  bool take_content_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                          FenceCloses&& fence_closes) {
+    size_t last_end = npos;
+    bool more = true;
+    for (;;) {
+      const size_t b = lines.begin(), e = lines.end();
+      const std::string_view t(text.data() + b, e - b);
+      if (shell::may_terminate(t, mark_)) break;
+      const size_t lead = shell::skip_blanks(t, 0);
+      if (lead < t.size() && t[lead] == '-') break;
+      if (fence_closes(b, e)) break;
+      last_end = e;
+      if (!lines.advance()) {
+        more = false;
+        break;
+      }
+    }
+    if (last_end != npos) body_end_ = last_end_ = block_range.end = last_end;
+    return more;
+  }
 
 private:
   static constexpr size_t npos = std::string_view::npos;

@@ -46,6 +46,18 @@ CASES = [
     ("a patch between prose and an edit block",
      "Intro.\n\n*** Begin Patch\n*** Delete File: x.txt\n*** End Patch\n\nb.txt\n```\n<<<<<<< SEARCH\n"
      "=======\nhi\n>>>>>>> REPLACE\n```\n"),
+    ("fast path: a context line, then a padded End Patch",
+     "*** Begin Patch\n*** Update File: a.txt\n@@\n keep\n-old\n+new\n   *** End Patch\n"),
+    ("fast path: a padded End of File after chunk lines",
+     "*** Begin Patch\n*** Update File: a.txt\n@@\n x\n-y\n+z\n  *** End of File\n*** End Patch\n"),
+    ("fast path: CRLF chunk lines with empty context lines",
+     "*** Begin Patch\r\n*** Update File: a.txt\r\n@@\r\n a\r\n\r\n-b\r\n+c\r\n\r\n*** End Patch\r\n"),
+    ("fast path: an indented fence closer among chunk lines",
+     "```\n*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n  ```\n\nprose\n"),
+    ("fast path: added lines, then the next operation and a second chunk",
+     "*** Begin Patch\n*** Add File: n.txt\n+one\n+two\n*** Update File: m.txt\n@@ def f\n-a\n+b\n@@\n c\n-d\n+e\n*** End Patch\n"),
+    ("fast path: a context line that starts with blanks and a star is no marker",
+     "*** Begin Patch\n*** Update File: a.md\n@@\n  * bullet\n- * old\n+ * new\n*** End Patch\n"),
 ]
 
 

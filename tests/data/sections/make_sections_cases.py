@@ -264,5 +264,20 @@ case("a heredoc body holds a command-input start line as content",
      "cat > run.sh << 'EOF'\nchatroom handoff x << 'MSG'\nhi\nMSG\nEOF\n",
      [block(1, 5, "file_write", {"path": "run.sh", "content": "chatroom handoff x << 'MSG'\nhi\nMSG\n"}, dialect="heredoc")])
 
+# --- Runs of section content (the fast path) ---------------------------------------------
+case("fast path: bullet lines and a near-marker line are content; an indented marker ends",
+     "chatroom task-started c1 --role=r --task-id=t << 'PARAMS_END'\n---TITLE---\nT\n---DESCRIPTION---\n- bullet\n  - nested\nPARAMS_END now\nPARAMS_ENDING\n\n  PARAMS_END\n",
+     [{"dialect": "sections", "start_line": 1, "end_line": 10, "commands": [{"type": "chatroom task-started", "action": "chatroom task-started", "params": {"description": "- bullet\n  - nested\nPARAMS_END now\nPARAMS_ENDING", "title": "T"}}]}],
+     [{"code": "INDENTED_TERMINATOR", "severity": "syntax_info", "line": 10}],
+     "chatroom task-started c1 --role=r --task-id=t << 'PARAMS_END'\n---TITLE---\nT\n---DESCRIPTION---\n- bullet\n  - nested\nPARAMS_END now\nPARAMS_ENDING\n\nPARAMS_END\n")
+case("fast path: the fence closes inside a section",
+     "```bash\nchatroom handoff c1 --role=a --next-role=b << 'EOF'\n---MESSAGE---\nhello\n```\nafter\nEOF\n",
+     [{"dialect": "sections", "start_line": 2, "end_line": 7, "commands": [{"type": "chatroom handoff", "action": "chatroom handoff", "params": {"message": "hello\n```\nafter"}}]}],
+     [])
+case("fast path: CRLF sections",
+     "chatroom handoff c1 --role=a --next-role=b << 'EOF'\r\n---MESSAGE---\r\nhi\r\n\r\nthere\r\nEOF\r\n",
+     [{"dialect": "sections", "start_line": 1, "end_line": 6, "commands": [{"type": "chatroom handoff", "action": "chatroom handoff", "params": {"message": "hi\n\nthere"}}]}],
+     [])
+
 print(json.dumps({"source": "spec/dialects.md (Sections (multi-parameter input)) + seed 002 (phase 1 and phase 2, every example and edge case)",
                   "generator": "make_sections_cases.py", "cases": cases}, indent=2, ensure_ascii=False))
