@@ -90,6 +90,10 @@ struct DialectInfo {
   // The format instructions a prompt author pastes into a system prompt (the exact syntax and
   // the rules a model must follow); `blockls instructions` prints them, then the example.
   std::string_view instructions;
+  // A start may also follow other text on its line when the line's last byte before trailing
+  // blanks is this one (xml: `We need the file.<read_file>`); '\0': starts begin lines only.
+  // The router's prose filter then sends every line that ends so to the general route.
+  char mid_line_end = '\0';
 };
 
 // How the editors speak of the commands of a dialect whose every command edits one file (Aider,

@@ -55,6 +55,19 @@ constexpr std::array<bool, 256> tail_table(bool indented) {
   return t;
 }
 
+// The table of ProseFilter's last stage: per last byte of a line, true when a dialect's start
+// may follow text on a line that ends with it (DialectInfo::mid_line_end), and, when any may,
+// for the trailing blanks such a line may end with.
+constexpr std::array<bool, 256> line_end_table() {
+  std::array<bool, 256> t{};
+  for (const DialectInfo* info : kDialectInfos)
+    if (info->mid_line_end != '\0') {
+      t[static_cast<unsigned char>(info->mid_line_end)] = true;
+      t[' '] = t['\t'] = t['\r'] = true;
+    }
+  return t;
+}
+
 // The prose filter, built from every registered dialect's start prefixes (see StartPrefix)
 // and the Markdown fence's own (`` ` ``, `~`, and the blanks of an indented fence).
 class ProseFilter {
@@ -79,8 +92,12 @@ public:
     const bool tail = (indented ? kTailIndented : kTailColumn0)[static_cast<unsigned char>(first)];
     return !tail || !shell::may_end_with_operator(p, n);
   }
+  // The last stage, for any line the others found plain: false when its last byte (`last`) may
+  // end a line on which a start follows other text (see line_end_table()).
+  static bool plain_end(char last) { return !kLineEnd[static_cast<unsigned char>(last)]; }
 
 private:
+  static constexpr std::array<bool, 256> kLineEnd = line_end_table();
   static constexpr std::array<bool, 256> kTailColumn0 = tail_table(false);
   static constexpr std::array<bool, 256> kTailIndented = tail_table(true);
   static constexpr std::array<uint8_t, 256> kColumn0 = prose_table(false);
@@ -141,8 +158,9 @@ public:
       const size_t lead = blank_run(t.data(), t.data() + t.size());
       if (lead < t.size()) {
         const unsigned char c = static_cast<unsigned char>(t[lead]);
-        if (c == '`' || c == '~') {
-          // A fence line no dialect claims (nor, indented, a TELT delimiter).
+        if ((c == '`' || c == '~') && ProseFilter::plain_end(t.back())) {
+          // A fence line no dialect claims (nor, indented, a TELT delimiter; nor a line on
+          // which a start may follow text, such as inline code and then a directive).
           fence_.observe(t);
         } else if (!is_plain_after_blanks(t, lead)) {
           return false;
@@ -291,7 +309,8 @@ private:
     const char second = lead + 1 < t.size() ? t[lead + 1] : '\0';
     return (lead == 0 ? ProseFilter::plain_start(t[0], second)
                       : ProseFilter::plain_after_blanks(t[lead], second)) &&
-           ProseFilter::plain_tail(t[lead], lead > 0, t.data(), t.size());
+           ProseFilter::plain_tail(t[lead], lead > 0, t.data(), t.size()) &&
+           ProseFilter::plain_end(t.back());
   }
 
   void route(std::string_view text, const LineRef& line) {
@@ -359,7 +378,8 @@ private:
   // dialect (Markdown headings and bullet lists included).
   static bool is_plain_line(std::string_view line) {
     return line.empty() || (ProseFilter::plain_start(line[0], line.size() > 1 ? line[1] : '\0') &&
-                            ProseFilter::plain_tail(line[0], false, line.data(), line.size()));
+                            ProseFilter::plain_tail(line[0], false, line.data(), line.size()) &&
+                            ProseFilter::plain_end(line.back()));
   }
 
   // is_plain_line() for a line of `n` bytes at `p` that is followed by its line break (so
@@ -368,7 +388,8 @@ private:
     // p[1]: the break of a 1-byte line. The tail is read only for a line the table finds
     // plain (a branch: most prose lines begin with a letter, few end with `<< MARK`).
     if (n == 0) return true;
-    return ProseFilter::plain_start(p[0], p[1]) && ProseFilter::plain_tail(p[0], false, p, n);
+    return ProseFilter::plain_start(p[0], p[1]) && ProseFilter::plain_tail(p[0], false, p, n) &&
+           ProseFilter::plain_end(p[n - 1]);
   }
 
   void after_line(const LineRef& line) {

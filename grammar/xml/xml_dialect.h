@@ -1,8 +1,9 @@
 // XML directives (`<write_to_file>` … `</write_to_file>`, Cline/Roo tool calls and the seed's
 // `<log_message>`) as the line router sees them (grammar/dialect.h): their description and the
-// state machine of xml_parser.h. A directive's opening tag begins a line at column 0: `<` starts
+// state machine of xml_parser.h. A directive's opening tag begins a line at column 0 (`<` starts
 // much HTML, so the router's prose filter sends such lines to try_start(), which reads one tag
-// name and compares it with a short table before anything else.
+// name and compares it with a short table before anything else), or follows text on a line
+// that ends with '>' (DialectInfo::mid_line_end).
 #pragma once
 
 #include "grammar/dialect.h"
@@ -38,7 +39,10 @@ public:
       "Hello, world!\n"
       "</content>\n"
       "</write_to_file>\n",
-      xml::kInstructions};
+      xml::kInstructions,
+      // `We need the file.<read_file>`: a directive may begin after text on a line that ends
+      // with a tag (xml::may_open_mid_line).
+      '>'};
 
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }

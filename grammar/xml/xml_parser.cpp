@@ -75,8 +75,8 @@ Diagnostic validation_diagnostic(std::string_view code, Severity severity, int32
 
 bool XmlParser::try_start(const LineRef& line, ParseContext& ctx) {
   // Inside a Markdown fence nothing is a directive (spec: a fence suppresses tags).
-  if (line.phantom() || ctx.inside_fence || line.text.size() < 3 || line.text[0] != '<')
-    return false;
+  if (line.phantom() || ctx.inside_fence || line.text.size() < 3) return false;
+  if (line.text[0] != '<') return try_start_mid_line(line, ctx);
   xml::Tag tag;
   if (!xml::read_tag(line.text, 0, tag) || tag.closing) return false;
   bool near = false;
@@ -86,23 +86,69 @@ bool XmlParser::try_start(const LineRef& line, ParseContext& ctx) {
     near = true;
   }
   if (!tool) return false; // any other tag is text
-  open_block(line, ctx, tag.name, *tool, near);
+  open_block(line, ctx, 0, tag.name, *tool, near);
   scan(line, ctx, tag.end);
   return true;
 }
 
-void XmlParser::open_block(const LineRef& line, ParseContext& ctx, std::string_view name,
+// A directive after text on its line (`We need the file.<read_file>`, as models write them):
+// only on a line that ends with a tag (xml::may_open_mid_line, the router's prose filter asks
+// the same), at the first opening tag of a known tool (a near miss is prose here) outside an
+// inline code span (`` `<read_file>` ``, ```` ```x``` ```` are code) and an HTML comment.
+bool XmlParser::try_start_mid_line(const LineRef& line, ParseContext& ctx) {
+  const std::string_view t = line.text;
+  if (!xml::may_open_mid_line(t)) return false;
+  MarkdownFence opener; // a fence's opening line (```` ~~~ <read_file> ````) is no directive
+  opener.observe(t);
+  if (opener.open()) return false;
+  size_t span = 0; // the backtick run that opened the inline code span we are in (0: none)
+  for (size_t i = 0; i < t.size();) {
+    if (t[i] == '`') {
+      size_t run = i;
+      while (run < t.size() && t[run] == '`')
+        ++run;
+      const size_t n = run - i;
+      // A run opens a span when no span is open; only a run of the same length closes it.
+      // (An unclosed span at the line's end: CommonMark reads its backticks as text, but
+      // a directive after an opening run is rare enough to stay prose.)
+      span = span == 0 ? n : span == n ? 0 : span;
+      i = run;
+      continue;
+    }
+    if (t[i] == '<' && span == 0) {
+      if (t.substr(i, 4) == "<!--") { // an HTML comment: its tags are text
+        const size_t close = t.find("-->", i + 4);
+        if (close == std::string_view::npos) return false;
+        i = close + 3;
+        continue;
+      }
+      xml::Tag tag;
+      if (xml::read_tag(t, i, tag) && !tag.closing) {
+        if (const xml::Tool* tool = xml::find_tool(tag.name)) {
+          open_block(line, ctx, i, tag.name, *tool, false);
+          scan(line, ctx, tag.end);
+          return true;
+        }
+      }
+    }
+    ++i;
+  }
+  return false;
+}
+
+void XmlParser::open_block(const LineRef& line, ParseContext& ctx, size_t at, std::string_view name,
                            const xml::Tool& tool, bool near) {
   block_ = static_cast<int32_t>(ctx.out->blocks.size());
   Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), "");
   b.dialect = Dialect::xml;
   b.era = Era::xml;
   b.start_line = line.number;
-  b.range = {line.begin, line.end};
-  b.id_range = {line.begin, line.begin + name.size() + 2};
+  const size_t begin = line.begin + at;
+  b.range = {begin, line.end};
+  b.id_range = {begin, begin + name.size() + 2};
   tool_ = &tool;
   near_ = near;
-  open_name_ = {line.begin + 1, line.begin + 1 + name.size()};
+  open_name_ = {begin + 1, begin + 1 + name.size()};
   close_name_ = {};
   start_line_ = line.number;
   in_param_ = false;

@@ -1,7 +1,9 @@
 // The state machine of XML directives (spec: ../shared/spec/dialects.md, "XML directives in
 // assistant messages"; seed 004; Cline/Roo tool calls). Fed complete lines by the line router.
 // A directive begins a line with the opening tag of a known tool (or a near miss of one,
-// UNKNOWN_COMMAND) outside any Markdown fence; its child elements are its parameters, each
+// UNKNOWN_COMMAND) outside any Markdown fence, or begins after text on a line that ends with a
+// tag (the opening tag of a known tool, outside inline code); its child elements are its
+// parameters, each
 // `<tag>value</tag>` on one line or across lines; `</tool>` ends it. Everything else is text
 // the router keeps as prose. One block is one directive; a replace_in_file / apply_diff diff
 // gives one file_replace_text per SEARCH/REPLACE block.
@@ -50,8 +52,11 @@ private:
     uint32_t line = 0;
   };
 
-  // The name of the opening tag and the tool it names (and whether only nearly).
-  void open_block(const LineRef& line, ParseContext& ctx, std::string_view name,
+  // A line that does not begin with '<': a directive that begins after text on it.
+  bool try_start_mid_line(const LineRef& line, ParseContext& ctx);
+  // Opens the block at byte `at` of the line: the name of the opening tag and the tool it
+  // names (and whether only nearly).
+  void open_block(const LineRef& line, ParseContext& ctx, size_t at, std::string_view name,
                   const xml::Tool& tool, bool near);
   // Reads the line from byte `from` (an offset into the line's text): values, tags, the end.
   void scan(const LineRef& line, ParseContext& ctx, size_t from);

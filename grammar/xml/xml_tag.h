@@ -32,4 +32,14 @@ inline bool read_tag(std::string_view line, size_t pos, Tag& out) {
   return true;
 }
 
+// A directive may begin after text only on a line whose last byte before trailing blanks is
+// '>' (`We need the file.<read_file>`, or a whole call on one line): one byte to test, so that
+// the router's prose filter keeps every other prose line on its fast path.
+inline bool may_open_mid_line(std::string_view line) {
+  size_t n = line.size();
+  while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
+    --n;
+  return n > 0 && line[n - 1] == '>';
+}
+
 } // namespace blockls::xml
