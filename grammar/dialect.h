@@ -132,6 +132,37 @@ struct NoFastPath {
   }
 };
 
+// The fast path of a grammar whose parser takes runs of content lines (heredoc bodies, edit
+// texts, patch bodies, sections) and has no fast_line(). CRTP: `Grammar` derives from
+// ParserRuns<Grammar> and returns its parser from run_parser(); the parser provides
+//   ByteRange* run_range(ParsedDocument&): the open block's range while a run may start there
+//     (null otherwise: the next line takes the general route);
+//   bool take_run_lines(Cursor&, std::string_view text, ByteRange& block_range, FenceCloses):
+//     takes lines from the cursor's current one on, each with exactly on_line()'s effect, never
+//     a line where `FenceCloses(begin, end)` (the Markdown fence around the block may close
+//     there: the general route records it); false when the cursor ran out of lines.
+template <typename Grammar> class ParserRuns {
+public:
+  bool enter_fast_mode(ParsedDocument& doc) {
+    block_range_ = grammar().run_parser().run_range(doc);
+    return block_range_ != nullptr;
+  }
+  template <typename Cursor>
+  bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
+    return grammar().run_parser().take_run_lines(
+        lines, text, *block_range_, [&](size_t b, size_t e) {
+          return fences.closes(std::string_view(text.data() + b, e - b));
+        });
+  }
+  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
+    return FastLine::not_taken;
+  }
+
+private:
+  Grammar& grammar() { return static_cast<Grammar&>(*this); }
+  ByteRange* block_range_ = nullptr;
+};
+
 // Nothing carries from one block to the next: no state at resume points, and a re-parsed
 // window never changes how later blocks parse.
 struct NothingCarried {

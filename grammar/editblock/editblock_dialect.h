@@ -15,7 +15,7 @@
 
 namespace blockls {
 
-class EditBlockDialect {
+class EditBlockDialect : public ParserRuns<EditBlockDialect> {
 public:
   // `<<<<<<< SEARCH` (5 to 9 `<`), possibly indented.
   static constexpr StartPrefix kStarts[] = {{'<', '<', true}};
@@ -74,26 +74,14 @@ public:
   static std::optional<std::string> encode_value(std::string_view text, const Block& block,
                                                  const Parameter& p, std::string_view value);
 
+private:
+  friend ParserRuns<EditBlockDialect>;
   // The fast path: runs of SEARCH and REPLACE text (most of an edit's lines) are taken without
   // the general routing; a line that may be a marker and a line that may close the Markdown
   // fence around the block take the general route (fast_line() takes nothing).
-  bool enter_fast_mode(ParsedDocument& doc) {
-    block_range_ = parser_.open_range(doc);
-    return block_range_ != nullptr;
-  }
-  template <typename Cursor>
-  bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
-    return parser_.take_text_lines(lines, text, *block_range_, [&](size_t b, size_t e) {
-      return fences.closes(std::string_view(text.data() + b, e - b));
-    });
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
+  EditBlockParser& run_parser() { return parser_; }
 
-private:
   EditBlockParser parser_;
-  ByteRange* block_range_ = nullptr;
 };
 
 } // namespace blockls

@@ -33,7 +33,7 @@ public:
 
   // The open block's range (the fast path's handle: stable until the next general line), or
   // null when no edit is open.
-  ByteRange* open_range(ParsedDocument& doc) {
+  ByteRange* run_range(ParsedDocument& doc) {
     return block_ < 0 ? nullptr : &doc.blocks[static_cast<size_t>(block_)].range;
   }
 
@@ -44,8 +44,8 @@ public:
   // the fence). State stays in locals and is stored once, after the run. Returns false when
   // the cursor ran out of lines, true when it stopped at a line the run did not take.
   template <typename Cursor, typename FenceCloses>
-  bool take_text_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
-                       FenceCloses&& fence_closes) {
+  bool take_run_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                      FenceCloses&& fence_closes) {
     size_t first = npos, last_end = npos, last_next = npos;
     bool more = true;
     for (;;) {

@@ -14,7 +14,7 @@
 
 namespace blockls {
 
-class HeredocDialect {
+class HeredocDialect : public ParserRuns<HeredocDialect> {
 public:
   // `cat` in any case, after any blanks: `ca`, `cA`, `Ca`, `CA`.
   static constexpr StartPrefix kStarts[] = {
@@ -59,31 +59,19 @@ public:
                                  size_t new_end, bool lines);
   void expect_text_bytes(size_t) {}
 
-  // The fast path: runs of body lines (most of a heredoc's lines) are taken without the
-  // general routing; the marker line and a line that may close the Markdown fence around the
-  // block take the general route (fast_line() takes nothing).
-  bool enter_fast_mode(ParsedDocument& doc) {
-    block_range_ = parser_.open_range(doc);
-    return block_range_ != nullptr;
-  }
-  template <typename Cursor>
-  bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
-    return parser_.take_body_lines(lines, text, *block_range_, [&](size_t b, size_t e) {
-      return fences.closes(std::string_view(text.data() + b, e - b));
-    });
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
-
   // The body verbatim (without the final newline the parser adds), unless a line of it would
   // end the heredoc (its trim is the marker); a path is not rewritten.
   static std::optional<std::string> encode_value(std::string_view text, const Block& block,
                                                  const Parameter& p, std::string_view value);
 
 private:
+  friend ParserRuns<HeredocDialect>;
+  // The fast path: runs of body lines (most of a heredoc's lines) are taken without the
+  // general routing; the marker line and a line that may close the Markdown fence around the
+  // block take the general route (fast_line() takes nothing).
+  HeredocParser& run_parser() { return parser_; }
+
   HeredocParser parser_;
-  ByteRange* block_range_ = nullptr;
 };
 
 } // namespace blockls

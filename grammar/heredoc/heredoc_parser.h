@@ -31,7 +31,7 @@ public:
 
   // The open block's range (the fast path's handle: stable until the next general line), or
   // null when no heredoc is open.
-  ByteRange* open_range(ParsedDocument& doc) {
+  ByteRange* run_range(ParsedDocument& doc) {
     return block_ < 0 ? nullptr : &doc.blocks[static_cast<size_t>(block_)].range;
   }
 
@@ -42,8 +42,8 @@ public:
   // in locals and is stored once, after the run. Returns false when the cursor ran out of
   // lines, true when it stopped at a line the run did not take.
   template <typename Cursor, typename FenceCloses>
-  bool take_body_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
-                       FenceCloses&& fence_closes) {
+  bool take_run_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                      FenceCloses&& fence_closes) {
     const std::string_view mark = mark_;
     size_t first = npos, last_end = npos;
     bool more = true, crlf = false;

@@ -15,7 +15,7 @@
 
 namespace blockls {
 
-class PatchDialect : public NothingCarried {
+class PatchDialect : public ParserRuns<PatchDialect>, public NothingCarried {
 public:
   // `*** Begin Patch`, possibly indented. The second byte keeps Markdown bullets (`* item`)
   // on the prose fast path.
@@ -56,26 +56,14 @@ public:
   static std::optional<std::string> encode_value(std::string_view text, const Block& block,
                                                  const Parameter& p, std::string_view value);
 
+private:
+  friend ParserRuns<PatchDialect>;
   // The fast path: runs of body lines (an Add File's `+` lines, the lines of an open hunk
   // chunk: most of a patch) are taken without the general routing; every other line (markers,
   // chunk headers, a line where the Markdown fence may close) takes the general route.
-  bool enter_fast_mode(ParsedDocument& doc) {
-    block_range_ = parser_.open_body_range(doc);
-    return block_range_ != nullptr;
-  }
-  template <typename Cursor>
-  bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
-    return parser_.take_body_lines(lines, text, *block_range_, [&](size_t b, size_t e) {
-      return fences.closes(std::string_view(text.data() + b, e - b));
-    });
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
+  PatchParser& run_parser() { return parser_; }
 
-private:
   PatchParser parser_;
-  ByteRange* block_range_ = nullptr;
 };
 
 } // namespace blockls

@@ -26,7 +26,7 @@ public:
 
   // The block's range while its lines may take the fast path (an Add File's `+` lines, the
   // lines of an open hunk chunk); null otherwise.
-  ByteRange* open_body_range(ParsedDocument& doc) {
+  ByteRange* run_range(ParsedDocument& doc) {
     const bool body = op_ == Op::add || (op_ == Op::update && !may_move_ && hunks_.in_chunk());
     return block_ < 0 || !body || fence_close_begin_ != npos
                ? nullptr
@@ -39,8 +39,8 @@ public:
   // where the enclosing Markdown fence may close (`fence_closes`) takes the general route.
   // Returns false when the cursor ran out of lines, true when it stopped at a line not taken.
   template <typename Cursor, typename FenceCloses>
-  bool take_body_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
-                       FenceCloses&& fence_closes) {
+  bool take_run_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                      FenceCloses&& fence_closes) {
     const bool add = op_ == Op::add;
     size_t taken = 0, last_end = npos, last_next = npos;
     bool more = true;

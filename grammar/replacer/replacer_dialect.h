@@ -15,7 +15,7 @@
 
 namespace blockls {
 
-class ReplacerDialect : public NothingCarried {
+class ReplacerDialect : public ParserRuns<ReplacerDialect>, public NothingCarried {
 public:
   // `<<<FILE>>>` and its siblings, at column 0 (the prefix editblock's `<<<<<<<` shares).
   static constexpr StartPrefix kStarts[] = {{'<', '<', false}};
@@ -59,26 +59,14 @@ public:
   static std::optional<std::string> encode_value(std::string_view text, const Block& block,
                                                  const Parameter& p, std::string_view value);
 
+private:
+  friend ParserRuns<ReplacerDialect>;
   // The fast path: runs of section text (most of an edit's lines) are taken without the
   // general routing; a line that may be a marker (it begins with '<') and a line where the
   // Markdown fence may close take the general route.
-  bool enter_fast_mode(ParsedDocument& doc) {
-    block_range_ = parser_.open_text_range(doc);
-    return block_range_ != nullptr;
-  }
-  template <typename Cursor>
-  bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
-    return parser_.take_text_lines(lines, text, *block_range_, [&](size_t b, size_t e) {
-      return fences.closes(std::string_view(text.data() + b, e - b));
-    });
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
+  ReplacerParser& run_parser() { return parser_; }
 
-private:
   ReplacerParser parser_;
-  ByteRange* block_range_ = nullptr;
 };
 
 } // namespace blockls

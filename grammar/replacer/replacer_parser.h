@@ -27,7 +27,7 @@ public:
 
   // The block's range while its lines may take the fast path (inside a SEARCH, REPLACE or
   // OVERWRITE section); null otherwise.
-  ByteRange* open_text_range(ParsedDocument& doc) {
+  ByteRange* run_range(ParsedDocument& doc) {
     return block_ < 0 || !in_text() ? nullptr : &doc.blocks[static_cast<size_t>(block_)].range;
   }
 
@@ -38,8 +38,8 @@ public:
   // once, after the run. Returns false when the cursor ran out of lines, true when it stopped
   // at a line the run did not take.
   template <typename Cursor, typename FenceCloses>
-  bool take_text_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
-                       FenceCloses&& fence_closes) {
+  bool take_run_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                      FenceCloses&& fence_closes) {
     size_t first = npos, last_end = npos, content_next = npos;
     bool more = true;
     for (;;) {

@@ -34,7 +34,7 @@ constexpr std::array<StartPrefix, 55> start_prefixes() {
 inline constexpr std::array<StartPrefix, 55> kStartPrefixes = start_prefixes();
 } // namespace sections
 
-class SectionsDialect : public NothingCarried {
+class SectionsDialect : public ParserRuns<SectionsDialect>, public NothingCarried {
 public:
   // The output key of a parameter (`TECH_SPECS` -> `techSpecs`), as the seed decodes it.
   static std::string output_key(std::string_view name) { return sections::camel_key(name); }
@@ -81,26 +81,14 @@ public:
     return std::nullopt;
   }
 
+private:
+  friend ParserRuns<SectionsDialect>;
   // The fast path: runs of section content after the first delimiter are taken without the
   // general routing; a line that may be the end marker or a delimiter, and a line where the
   // Markdown fence may close, take the general route.
-  bool enter_fast_mode(ParsedDocument& doc) {
-    block_range_ = parser_.open_section_range(doc);
-    return block_range_ != nullptr;
-  }
-  template <typename Cursor>
-  bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
-    return parser_.take_content_lines(lines, text, *block_range_, [&](size_t b, size_t e) {
-      return fences.closes(std::string_view(text.data() + b, e - b));
-    });
-  }
-  FastLine fast_line(std::string_view, const LineRef&, ParseContext&, const FenceWatch&) {
-    return FastLine::not_taken;
-  }
+  SectionsParser& run_parser() { return parser_; }
 
-private:
   SectionsParser parser_;
-  ByteRange* block_range_ = nullptr;
 };
 
 } // namespace blockls

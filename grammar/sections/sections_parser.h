@@ -30,7 +30,7 @@ public:
 
   // The block's range while its lines may take the fast path (after the first delimiter, so
   // that text is section content, not stray); null otherwise.
-  ByteRange* open_section_range(ParsedDocument& doc) {
+  ByteRange* run_range(ParsedDocument& doc) {
     return block_ < 0 || delims_.empty() ? nullptr : &doc.blocks[static_cast<size_t>(block_)].range;
   }
 
@@ -40,8 +40,8 @@ public:
   // enclosing Markdown fence may close (`fence_closes`: that line takes the general route).
   // Returns false when the cursor ran out of lines, true when it stopped at a line not taken.
   template <typename Cursor, typename FenceCloses>
-  bool take_content_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
-                          FenceCloses&& fence_closes) {
+  bool take_run_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
+                      FenceCloses&& fence_closes) {
     size_t last_end = npos;
     bool more = true;
     for (;;) {
