@@ -214,25 +214,45 @@ void EditBlockParser::finish(ParseContext& ctx) {
       in_search ? "the `=======` and `>>>>>>> REPLACE` lines" : "the `>>>>>>> REPLACE` line";
   const std::string path = has_path_ ? " for " + quote(slice(ctx.text, path_)) : "";
   const ByteRange head{b.range.begin, b.id_range.end};
+  // Closing the edit is a fix only when its REPLACE text is there: inserting the markers after
+  // SEARCH text alone (or after an empty REPLACE) would turn a cut-off edit into one that
+  // deletes the SEARCH text from the file, which `fix`, a code action or the feedback's
+  // corrected block must never suggest.
+  const bool closable = !in_search && replace_begin_ != npos &&
+                        (fence_close_begin_ == npos || replace_begin_ < fence_close_begin_);
+  const std::string hint = closable ? "Add " + what + " where the edit's text ends"
+                           : in_search
+                               ? "Add " + what +
+                                     " where the edit's text ends, with the replacement text "
+                                     "between them"
+                               : "Write the replacement text after `=======`, then " + what;
+  const bool at_fence = fence_close_begin_ != npos;
+  const bool ends_nl = !ctx.text.empty() && ctx.text.back() == '\n';
+  std::vector<Fix> fixes;
+  if (closable) {
+    Fix f;
+    f.title =
+        (at_fence ? "Insert " : "Append ") + what + (at_fence ? " before the closing fence" : "");
+    f.preferred = true;
+    f.edits.push_back(at_fence ? TextEdit{{fence_close_begin_, fence_close_begin_}, missing + nl}
+                               : TextEdit{{ctx.text.size(), ctx.text.size()},
+                                          ends_nl ? missing + nl : nl + missing});
+    fixes.push_back(std::move(f));
+  }
   Diagnostic d;
-  if (fence_close_begin_ != npos) {
+  if (at_fence) {
     // The fence around the edit closed before its marker: the edit ends there.
     d = make_diagnostic(code::MALFORMED_EDIT, Dialect::editblock, block_, b.start_line, head,
                         "Edit block" + path + " is malformed: " + expected +
                             " before the Markdown fence closes at line " +
                             std::to_string(*b.fence_close_line + 1),
-                        "Add " + what + " where the edit's text ends",
-                        {Fix{"Insert " + what + " before the closing fence",
-                             true,
-                             {{{fence_close_begin_, fence_close_begin_}, missing + nl}}}});
+                        hint, std::move(fixes));
     d.line_dependent = true;
   } else {
-    const bool ends_nl = !ctx.text.empty() && ctx.text.back() == '\n';
-    const TextEdit edit{{ctx.text.size(), ctx.text.size()}, ends_nl ? missing + nl : nl + missing};
-    d = make_diagnostic(
-        code::UNCLOSED_BLOCK, Dialect::editblock, block_, b.start_line, head,
-        "Edit block" + path + " is not closed: " + expected + " before the end of input",
-        "Add " + what + " where the edit's text ends", {Fix{"Append " + what, true, {edit}}});
+    d = make_diagnostic(code::UNCLOSED_BLOCK, Dialect::editblock, block_, b.start_line, head,
+                        "Edit block" + path + " is not closed: " + expected +
+                            " before the end of input",
+                        hint, std::move(fixes));
   }
   ctx.out->diagnostics.push_back(std::move(d));
   close_block(ctx, std::nullopt);
