@@ -358,14 +358,9 @@ std::string type_error(const ParamSpec& spec, std::string_view value) {
   return {};
 }
 
-void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
-                              const ActionCatalog& catalog, std::vector<Diagnostic>* out) {
-  // Missing parameters are reported even in blocks with syntax errors (where a parameter may
-  // have been lost to the error): were they hidden, fixing the syntax error would make them
-  // appear, and a fix must never add a diagnostic.
-  validate_blocks(text, doc, catalog, 0, doc.blocks.size(), out);
-}
-
+// Missing parameters are reported even in blocks with syntax errors (where a parameter may have
+// been lost to the error): were they hidden, fixing the syntax error would make them appear, and
+// a fix must never add a diagnostic.
 void validate_blocks(std::string_view text, const ParsedDocument& doc, const ActionCatalog& catalog,
                      size_t first_block, size_t end_block, std::vector<Diagnostic>* out) {
   for (size_t b = first_block; b < end_block; ++b)

@@ -11,9 +11,8 @@
 
 namespace blockls {
 
-void validate_against_catalog(std::string_view text, const ParsedDocument& doc,
-                              const ActionCatalog& catalog, std::vector<Diagnostic>* out);
-// The same for blocks [first_block, end_block) of `doc` only (an incremental re-check).
+// Validates blocks [first_block, end_block) of `doc` (all of them, or those an incremental
+// re-check parsed again).
 void validate_blocks(std::string_view text, const ParsedDocument& doc, const ActionCatalog& catalog,
                      size_t first_block, size_t end_block, std::vector<Diagnostic>* out);
 // What validate_blocks() reports for the one block `block` (number `block_index`); `lines`

@@ -68,8 +68,6 @@ public:
   // last line is an error (nullopt).
   std::optional<size_t> offset(Position position) const;
   std::optional<ByteRange> range(const json& range_json) const; // throws ParamError shape
-  // The end of the document as a position.
-  json end_json() const { return position_json(text_.size()); }
 
 private:
   std::string_view text_;

@@ -71,12 +71,6 @@ void Scheduler::remove(const std::string& uri) {
   }
 }
 
-bool Scheduler::idle() const {
-  for (const auto& [uri, entry] : entries_)
-    if (entry.running || entry.pending) return false;
-  return true;
-}
-
 void Scheduler::start(const std::string& uri) {
   auto it = entries_.find(uri);
   if (it == entries_.end() || !it->second.pending || stopped_) return;

@@ -40,8 +40,6 @@ public:
   void flush_all();
   // Forgets the document; a running job's result is still delivered (and dropped by the server).
   void remove(const std::string& uri);
-  // True when no job is pending or running.
-  bool idle() const;
   // Stops the worker (waits for a running job).
   void stop();
 
