@@ -18,11 +18,7 @@ void merge_diagnostics(CheckedDocument* checked, std::vector<Diagnostic> extra) 
     }
     checked->diagnostics.push_back(std::move(d));
   }
-  std::stable_sort(checked->diagnostics.begin(), checked->diagnostics.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) {
-                     if (a.line != b.line) return a.line < b.line;
-                     return a.range.begin < b.range.begin;
-                   });
+  sort_by_position(checked->diagnostics);
 }
 
 WorkspaceCheck check_workspace(std::string_view text, CheckedDocument* checked,

@@ -29,17 +29,6 @@ nlohmann::json text_edit(std::string_view before, std::string_view after, bool u
 
 } // namespace
 
-std::string file_uri(const std::string& path) {
-  std::string out = "file://";
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~')
-      out += static_cast<char>(c);
-    else
-      out += fmt::format("%{:02X}", c);
-  }
-  return out;
-}
-
 WorkspaceEditResult workspace_edit(const Simulation& simulation,
                                    const WorkspaceEditOptions& options) {
   WorkspaceEditResult r;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "apply/simulate.h"
+#include "diagnostics/file_uri.h" // file_uri: the URIs of the edit
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -25,8 +26,5 @@ struct WorkspaceEditResult {
 // Effects of every block of `simulation` that succeeded; failed blocks contribute nothing.
 WorkspaceEditResult workspace_edit(const Simulation& simulation,
                                    const WorkspaceEditOptions& options = {});
-
-// file:///percent/encoded/path
-std::string file_uri(const std::string& absolute_path);
 
 } // namespace blockls::apply

@@ -3,6 +3,7 @@
 #include "cli/sarif_report.h"
 
 #include "diagnostics/codes.h"
+#include "diagnostics/file_uri.h"
 #include "diagnostics/source_view.h"
 
 #include <algorithm>
@@ -22,22 +23,6 @@ std::string_view level(Severity s) {
     return "note";
   }
   return "error";
-}
-
-std::string to_uri(const std::string& path) {
-  std::string out = path.starts_with("/") ? "file://" : "";
-  for (unsigned char c : path) {
-    if (std::isalnum(c) ||
-        std::string_view("-._~/").find(static_cast<char>(c)) != std::string_view::npos)
-      out.push_back(static_cast<char>(c));
-    else {
-      static const char* hex = "0123456789ABCDEF";
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
 }
 
 nlohmann::json region(const SourceView& view, size_t begin, size_t end) {
@@ -87,7 +72,7 @@ nlohmann::json sarif_log(const std::vector<SarifFile>& files, std::string_view v
   nlohmann::json artifacts = nlohmann::json::array();
   for (size_t f = 0; f < files.size(); ++f) {
     const SarifFile& file = files[f];
-    const std::string uri = to_uri(file.path);
+    const std::string uri = file_uri(file.path);
     artifacts.push_back({{"location", {{"uri", uri}}}, {"length", file.text.size()}});
     const SourceView view{file.text, file.checked->parsed.lines};
     for (const Diagnostic& d : file.checked->diagnostics) {

@@ -42,9 +42,9 @@ std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& par
     validate_blocks(text, parsed, catalog, first_block, end_block, &validation);
   const Diagnostic* syntax = parsed.diagnostics.data() + first_syntax;
   const size_t syntax_count = end_syntax - first_syntax;
-  // The stable order is found on small keys (position, then source index: the syntax list
-  // first, each list in the order found), and each diagnostic is then copied or moved once,
-  // instead of moving whole diagnostics around in a stable sort.
+  // The stable order of sort_by_position() is found on small keys (position, then source
+  // index: the syntax list first, each list in the order found), and each diagnostic is then copied
+  // or moved once, instead of moving whole diagnostics around in a stable sort.
   struct Key {
     uint32_t line;
     uint32_t index; // < syntax_count: syntax; else validation[index - syntax_count]
@@ -198,6 +198,15 @@ CheckedDocument check_document(std::string_view text, const CheckOptions& option
   parse.observer = &validate;
   ParsedDocument parsed = parse_document(text, parse);
   return check_validated(text, std::move(parsed), options, &validate);
+}
+
+bool before_in_position(const Diagnostic& a, const Diagnostic& b) {
+  if (a.line != b.line) return a.line < b.line;
+  return a.range.begin < b.range.begin;
+}
+
+void sort_by_position(std::vector<Diagnostic>& diagnostics) {
+  std::stable_sort(diagnostics.begin(), diagnostics.end(), before_in_position);
 }
 
 } // namespace blockls

@@ -87,7 +87,7 @@ struct CheckedDocument {
   // Blocks and line index. parsed.diagnostics (the syntax diagnostics in the order found) is
   // filled only when parser_diagnostics_kept (CheckOptions::keep_parser_diagnostics).
   ParsedDocument parsed;
-  std::vector<Diagnostic> diagnostics; // syntax + validation, ordered by line then column
+  std::vector<Diagnostic> diagnostics; // syntax + validation, in position order (see below)
   std::vector<BlockVerdict> verdicts;  // one per parsed.blocks entry
   bool parser_diagnostics_kept = false;
   size_t error_count() const;
@@ -99,5 +99,10 @@ CheckedDocument check_document(std::string_view text, const CheckOptions& option
 // Validates an already parsed document (streaming callers parse themselves).
 CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
                              const CheckOptions& options = {});
+
+// The order of every diagnostic list (check's, and lists that add the diagnostics of a
+// simulation): by line, then first byte; diagnostics at the same place keep their order.
+bool before_in_position(const Diagnostic& a, const Diagnostic& b);
+void sort_by_position(std::vector<Diagnostic>& diagnostics);
 
 } // namespace blockls

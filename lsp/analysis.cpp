@@ -192,11 +192,7 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
         if (!a->simulation->diagnostics.empty()) {
           a->diagnostics.insert(a->diagnostics.end(), a->simulation->diagnostics.begin(),
                                 a->simulation->diagnostics.end());
-          std::stable_sort(a->diagnostics.begin(), a->diagnostics.end(),
-                           [](const Diagnostic& x, const Diagnostic& y) {
-                             if (x.line != y.line) return x.line < y.line;
-                             return x.range.begin < y.range.begin;
-                           });
+          sort_by_position(a->diagnostics);
         }
       }
     }
