@@ -78,9 +78,10 @@ bool StreamApplier::start(std::ostream& err) {
 nlohmann::json StreamApplier::apply_block(std::string_view text, const CheckedDocument& checked,
                                           size_t block) {
   const ActionCatalog& catalog = catalog_ ? *catalog_ : ActionCatalog::builtin();
-  // The plan of the text so far: the blocks before this one are final, so its actions and
-  // their numbers are those of the whole transcript's plan.
-  const Plan plan = build_plan(text, checked, catalog);
+  // The plan of this block alone, its actions numbered after those of the blocks before it
+  // (each block comes here once, in order): as in the whole transcript's plan.
+  const Plan plan = build_plan(text, checked, catalog, {block, block + 1, planned_actions_});
+  planned_actions_ += plan.actions.size();
   RunInput input{{text, &checked, &plan, &config_}};
   input.dry_run = request_.dry_run;
   if (request_.dry_run) {

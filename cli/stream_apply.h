@@ -25,7 +25,8 @@ public:
   // Resolves the root, takes the root's lock and rolls back what an interrupted run left
   // (its messages on `err`); false after saying why on `err`.
   bool start(std::ostream& err);
-  // Runs block `block` of `checked` (the check of `text`) and returns its event.
+  // Runs block `block` of `checked` (the check of `text`) and returns its event. Called once
+  // per block, in order (the hook of StreamSession).
   nlohmann::json apply_block(std::string_view text, const CheckedDocument& checked, size_t block);
 
   bool any_failed() const { return any_failed_; } // a valid block could not be applied
@@ -38,6 +39,7 @@ private:
   apply::StateDir state_;
   apply::DiskSource disk_;
   apply::Overlay dry_state_{disk_}; // --dry-run: what the earlier blocks would have done
+  size_t planned_actions_ = 0;      // the actions of the blocks so far (the next one's seq follows)
   bool any_failed_ = false, io_error_ = false;
 };
 
