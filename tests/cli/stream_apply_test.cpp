@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <poll.h>
 #include <random>
+#include <regex>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -155,6 +156,7 @@ TEST_CASE("stream --apply: each valid block applied as it closes, in order, as a
   const TreeSnapshot before = snapshot_tree(base);
 
   PipedBlockls p({"stream", "--apply", "--root", root});
+  nlohmann::json results = nlohmann::json::array(); // of every action, in order
   size_t number = 0;
   for (const Step& step : steps()) {
     ++number;
@@ -170,6 +172,8 @@ TEST_CASE("stream --apply: each valid block applied as it closes, in order, as a
     CHECK(e["block_number"] == number);
     CHECK(e["line"] == end["block"]["metadata"]["start_line"]);
     CHECK(e["dialect"] == end["block"]["metadata"]["dialect"]);
+    for (const nlohmann::json& r : e.value("results", nlohmann::json::array()))
+      results.push_back(r);
     if (step.event == "applied") {
       CHECK(end["block"]["metadata"]["valid"] == true);
       CHECK(!e["results"].empty());
@@ -200,11 +204,19 @@ TEST_CASE("stream --apply: each valid block applied as it closes, in order, as a
   CHECK(get_file(root + "/b.txt") == "hi");
   CHECK(get_file(base + "/escape.txt") == "<missing>");
 
-  // `blockls apply` on the whole transcript leaves the same files.
+  // `blockls apply` on the whole transcript leaves the same files, with the same result for
+  // every action (numbered alike).
   write_text(base + "/t.md", whole_transcript());
-  const ProcessResult applied = run_blockls({"apply", "--root", other, base + "/t.md"});
+  const ProcessResult applied =
+      run_blockls({"apply", "--format", "json", "--root", other, base + "/t.md"});
   CHECK(applied.exit_code == 1);
   CHECK(snapshot_tree(other) == snapshot_tree(root));
+  nlohmann::json apply_results = nlohmann::json::parse(applied.out)["files"][0]["results"];
+  for (nlohmann::json& r : apply_results) // the one difference: the root in the messages
+    if (r.contains("error"))
+      r["error"] = std::regex_replace(r["error"].get<std::string>(), std::regex("/other"), "/root");
+  CHECK(results == apply_results);
+  CHECK(results.size() == 5);
   // Nothing outside the roots changed.
   TreeSnapshot after = snapshot_tree(base);
   for (auto it = after.begin(); it != after.end();)
@@ -245,6 +257,45 @@ TEST_CASE("stream --apply --dry-run: writes nothing, later blocks see earlier on
   CHECK(outcomes[1]["diff"].get<std::string>().find("+gamma") != std::string::npos);
   CHECK(snapshot_tree(root).empty());
   std::filesystem::remove_all(base);
+}
+
+TEST_CASE("stream --apply: apply's path options hold (--deny, .git), exec only with --allow-exec",
+          "[cli][stream][apply]") {
+  const std::string root = make_temp_dir();
+  const std::string text = "```bash\ncat > secrets/key.txt << 'EOF'\nk\nEOF\n```\n"
+                           "```bash\ncat > .git/config << 'EOF'\nx\nEOF\n```\n"
+                           "#!nesl [@three-char-SHA-256: x1z]\naction = \"exec\"\nlang = \"bash\"\n"
+                           "code = \"echo ran > ran.txt\"\n#!end_x1z\n";
+  auto outcomes = [](const std::string& out) {
+    std::vector<nlohmann::json> events;
+    size_t pos = 0;
+    while (pos < out.size()) {
+      const size_t nl = out.find('\n', pos);
+      nlohmann::json e = nlohmann::json::parse(out.substr(pos, nl - pos));
+      if (e["event"] == "applied" || e["event"] == "skipped") events.push_back(std::move(e));
+      pos = nl + 1;
+    }
+    return events;
+  };
+  ProcessResult r =
+      run_blockls({"stream", "--apply", "--root", root, "--deny", "**/secrets/**"}, text);
+  std::vector<nlohmann::json> e = outcomes(r.out);
+  REQUIRE(e.size() == 3);
+  CHECK(e[0]["code"] == "PATH_DENIED");
+  CHECK(e[1]["code"] == "PATH_DENIED");
+  CHECK(e[2]["event"] == "skipped");
+  CHECK(e[2]["code"] == "EXEC_DISABLED");
+  CHECK(r.exit_code == 1);
+  CHECK(snapshot_tree(root).empty());
+  r = run_blockls({"stream", "--apply", "--allow-exec", "--root", root}, text);
+  e = outcomes(r.out);
+  REQUIRE(e.size() == 3);
+  CHECK(e[0]["event"] == "applied");
+  CHECK(e[1]["code"] == "PATH_DENIED");
+  CHECK(e[2]["event"] == "applied");
+  CHECK(get_file(root + "/ran.txt") == "ran\n");
+  CHECK(get_file(root + "/secrets/key.txt") == "k\n");
+  std::filesystem::remove_all(root);
 }
 
 TEST_CASE("stream --apply: usage errors and --help", "[cli][stream][apply]") {
