@@ -4,6 +4,8 @@
 
 #include "grammar/dialects.h"
 
+#include <algorithm>
+
 namespace blockls::apply {
 
 const std::string* PlannedAction::param(std::string_view name) const {
@@ -11,13 +13,13 @@ const std::string* PlannedAction::param(std::string_view name) const {
   return it == params.end() ? nullptr : &it->second;
 }
 
-Plan build_plan(std::string_view text, const CheckedDocument& checked,
-                const ActionCatalog& catalog) {
+Plan build_plan(std::string_view text, const CheckedDocument& checked, const ActionCatalog& catalog,
+                PlanRange range) {
   Plan plan;
   const std::vector<Block>& blocks = checked.parsed.blocks;
   plan.total_blocks = blocks.size();
-  size_t seq = 0;
-  for (size_t b = 0; b < blocks.size(); ++b) {
+  size_t seq = range.first_seq;
+  for (size_t b = range.first; b < std::min(range.last, blocks.size()); ++b) {
     const Block& block = blocks[b];
     const std::string_view action_param = dialect_info(block.dialect).catalog.action_param;
     if (b >= checked.verdicts.size() || !checked.verdicts[b].valid) {

@@ -6,6 +6,7 @@
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/check.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -53,8 +54,17 @@ struct Plan {
   size_t total_blocks = 0;
 };
 
+// Which blocks a plan covers: [first, last) of the document's, their actions numbered from
+// first_seq + 1. The plan of one block whose predecessors' plan is known (stream --apply,
+// block by block) costs that block, not the document.
+struct PlanRange {
+  size_t first = 0;
+  size_t last = SIZE_MAX;
+  size_t first_seq = 0; // the actions of the blocks before `first`
+};
+
 // `text` must be the text `checked` was computed from.
-Plan build_plan(std::string_view text, const CheckedDocument& checked,
-                const ActionCatalog& catalog);
+Plan build_plan(std::string_view text, const CheckedDocument& checked, const ActionCatalog& catalog,
+                PlanRange range = {});
 
 } // namespace blockls::apply

@@ -80,6 +80,32 @@ int print_codes(const std::string& format, std::ostream& out) {
   return kExitOk;
 }
 
+// The options `apply` and `stream --apply` share: where and how blocks run. `prefix` starts
+// each description ("With --apply: " for stream). Returns --root.
+CLI::Option* add_run_options(CLI::App* cmd, ApplyRequest& r, const std::string& prefix,
+                             const std::string& dry_run_help) {
+  CLI::Option* root = cmd->add_option(
+      "--root", r.root, prefix + "The directory the actions work in (relative paths start here)");
+  cmd->add_flag("--dry-run", r.dry_run, prefix + dry_run_help);
+  cmd->add_flag("--allow-exec", r.allow_exec,
+                prefix + "Run exec actions (bash -c / python3 -c / node -e, in the root, with a "
+                         "timeout)");
+  cmd->add_option("--exec-timeout", r.exec_timeout_seconds,
+                  prefix + "Seconds before an exec is killed")
+      ->check(positive_number(kMaxExecSeconds))
+      ->capture_default_str();
+  cmd->add_option("--deny", r.deny,
+                  prefix + "Another glob of paths actions may not touch (repeatable; defaults: "
+                           "**/.git/**, **/.ssh/**, **/node_modules/**)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--allow-root", r.allow_roots,
+                  prefix + "Another directory absolute paths may name (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  return root;
+}
+
 } // namespace
 
 const char* version() {
@@ -162,25 +188,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       app.add_subcommand("apply", "Run the valid blocks of transcripts against the directory "
                                   "--root (each block all or nothing)");
   apply_cmd->add_option("files", apply_req.files, "Transcript files, or - for standard input");
-  apply_cmd
-      ->add_option("--root", apply_req.root,
-                   "The directory the actions work in (relative paths start here)")
+  add_run_options(apply_cmd, apply_req, "",
+                  "Print the unified diff of what would change and the blocks that would be "
+                  "skipped; write nothing")
       ->required();
-  apply_cmd->add_flag(
-      "--dry-run", apply_req.dry_run,
-      "Print the unified diff of what would change and the blocks that would be skipped; write "
-      "nothing");
   apply_cmd
       ->add_option("--format", apply_req.format, "Output format (json: clada's result per action)")
       ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  apply_cmd->add_flag(
-      "--allow-exec", apply_req.allow_exec,
-      "Run exec actions (bash -c / python3 -c / node -e, in the root, with a timeout)");
-  apply_cmd
-      ->add_option("--exec-timeout", apply_req.exec_timeout_seconds,
-                   "Seconds before an exec is killed")
-      ->check(positive_number(kMaxExecSeconds))
       ->capture_default_str();
   apply_cmd->add_flag(
       "--git-commit", apply_req.git_commit,
@@ -189,17 +203,6 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "--recover", apply_req.recover,
       "Roll back blocks of an interrupted run (also done at the start of every apply); "
       "without files only that");
-  apply_cmd
-      ->add_option("--deny", apply_req.deny,
-                   "Another glob of paths actions may not touch (repeatable; defaults: **/.git/**, "
-                   "**/.ssh/**, **/node_modules/**)")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  apply_cmd
-      ->add_option("--allow-root", apply_req.allow_roots,
-                   "Another directory absolute paths may name (repeatable)")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   apply_cmd->add_option("--schema", apply_schema, "Action schema (see check --schema)");
   apply_cmd->add_option("--dialects", apply_dialects, "Comma-separated dialects to parse")
       ->capture_default_str();
@@ -261,13 +264,23 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App* stream_cmd = app.add_subcommand(
       "stream", "Read a transcript from standard input as it arrives; write one JSON event per "
                 "line (block_start, block_end with the block and its errors, done) as each is "
-                "known (docs/stream.md)");
+                "known; with --apply --root DIR also apply each valid block as it closes "
+                "(docs/stream.md)");
+  stream_cmd->footer("Exit status: 0 no error-severity diagnostic (and, with --apply, every valid "
+                     "block applied), 1 some, 2 the input could not be read, a usage error, or "
+                     "an I/O error while applying.");
   stream_cmd->add_option("--format", stream_format, "Output format")
       ->check(CLI::IsMember({"jsonl"}));
   stream_cmd->add_option("--schema", stream_schema, "Action schema (see check --schema)");
   stream_cmd->add_option("--dialects", stream_dialects, "Comma-separated dialects to parse");
   stream_cmd->add_option("--max-size", stream_max_size, "Largest input accepted, in bytes")
       ->check(whole_number(1, kMaxCount));
+  stream_cmd->add_flag(
+      "--apply", stream_req.apply,
+      "Apply each valid block to --root DIR as soon as it closes (all or nothing, journaled, as "
+      "`apply` does) and write an `applied` or `skipped` event after its block_end");
+  add_run_options(stream_cmd, stream_req.apply_options, "With --apply: ",
+                  "Apply nothing; the `applied` events say what would change (with its diff)");
 
   std::string instructions_dialect;
   CLI::App* instructions_cmd = app.add_subcommand(

@@ -7,6 +7,7 @@
 #include "apply/disk_backend.h"
 #include "apply/git_commit.h"
 #include "apply/path_policy.h"
+#include "apply/run.h"
 #include "apply/workspace_check.h"
 #include "cli/app.h"
 #include "cli/text_report.h"
@@ -130,6 +131,8 @@ void indent(std::ostream& out, const std::string& text, const char* prefix) {
   }
 }
 
+} // namespace
+
 std::string effects_diff(const ApplyConfig& config, const std::vector<FileEffect>& effects) {
   std::string out;
   for (const FileEffect& e : effects) {
@@ -175,12 +178,11 @@ std::string effects_diff(const ApplyConfig& config, const std::vector<FileEffect
   return out;
 }
 
-} // namespace
-
-bool make_apply_config(const ApplyRequest& request, ApplyConfig* config, std::ostream& err) {
+bool make_apply_config(const ApplyRequest& request, ApplyConfig* config, std::ostream& err,
+                       std::string_view command) {
   std::string error;
   if (!make_config(request.root, config, &error)) {
-    err << "blockls apply: " << error << '\n';
+    err << "blockls " << command << ": " << error << '\n';
     return false;
   }
   for (const std::string& dir : request.allow_roots)
@@ -370,70 +372,65 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
       sims.push_back(simulate_block(in, b, simulated, &f.workspace, &simulated));
     if (request.dry_run) dry_state.merge_from(simulated);
 
-    size_t next_skip = 0, next_sim = 0, next_not_run = 0;
+    // Every block in order through the one apply loop, each with its simulation above.
+    std::vector<BlockRequest> requests;
+    size_t next_sim = 0;
     for (size_t b = 0; b < f.checked.parsed.blocks.size(); ++b) {
+      BlockRequest q{static_cast<int>(b), nullptr};
+      if (next_sim < sims.size() && sims[next_sim].block == q.block)
+        q.simulation = &sims[next_sim++];
+      requests.push_back(q);
+    }
+    RunInput run_input{in};
+    run_input.dry_run = request.dry_run;
+    for (BlockOutcome& o : run_blocks(run_input, requests, request.dry_run ? nullptr : &state)) {
       BlockReport r;
-      r.block = static_cast<int>(b);
-      r.id = f.checked.parsed.blocks[b].id;
-      r.line = f.checked.parsed.blocks[b].start_line;
-      if (next_skip < f.plan.skipped.size() && f.plan.skipped[next_skip].block == r.block) {
-        const SkippedBlock& s = f.plan.skipped[next_skip++];
+      r.block = o.block;
+      r.id = std::move(o.block_id);
+      r.line = o.line;
+      r.code = std::move(o.code);
+      r.error = std::move(o.error);
+      if (o.status == BlockStatus::no_actions) continue; // a block without actions
+      if (o.status == BlockStatus::skipped) {
         r.status = "skipped";
-        r.code = s.code;
-        r.error = s.message;
         ++n_skipped;
         any_failed = true;
         f.blocks.push_back(std::move(r));
         continue;
       }
-      if (next_not_run < f.plan.not_run.size() && f.plan.not_run[next_not_run].block == r.block) {
+      if (o.status == BlockStatus::not_run) {
         r.status = "not_run"; // command input: checked and shown, never run; not a failure
-        r.error = f.plan.not_run[next_not_run++].message;
         ++n_not_run;
         f.blocks.push_back(std::move(r));
         continue;
       }
-      if (next_sim >= sims.size() || sims[next_sim].block != r.block)
-        continue; // a block without actions
-      const BlockSimulation& checked_sim = sims[next_sim++];
-      if (request.dry_run || !checked_sim.ok) {
-        r.status = checked_sim.ok ? "would_apply" : (request.dry_run ? "would_fail" : "failed");
-        r.actions = checked_sim.actions;
-        for (const ActionOutcome& o : checked_sim.actions) {
-          if (o.action->seq == checked_sim.failed_seq) {
-            r.code = o.code;
-            r.error = o.error;
-          }
-          if (checked_sim.ok) f.diff += effects_diff(config, o.effects);
-        }
-      } else {
-        std::vector<Diagnostic> recheck;
-        BlockRun run = run_block_on_disk(in, checked_sim, state, &recheck);
-        r.status = run.applied ? "applied" : "failed";
-        r.code = run.code;
-        r.error = run.error;
-        r.changed_files = run.changed_files;
-        r.exec_ran = run.exec_ran;
-        r.actions = std::move(run.sim.actions);
-        if (run.code == "IO_ERROR") apply_io_error = true;
-        if (run.applied) {
-          touched.insert(touched.end(), run.touched.begin(), run.touched.end());
-          std::vector<std::string> what;
-          for (const ActionOutcome& o : r.actions)
-            what.push_back(fmt::format("{} {}", o.action->action, printable(primary(*o.action))));
-          commit_lines.push_back(fmt::format("- block {} ({}:{}): {}", r.id,
-                                             printable(display_path(f.file.path)), r.line + 1,
-                                             fmt::join(what, "; ")));
-        }
+      const bool ok = o.status == BlockStatus::applied;
+      r.status =
+          request.dry_run ? (ok ? "would_apply" : "would_fail") : (ok ? "applied" : "failed");
+      r.changed_files = std::move(o.changed_files);
+      r.exec_ran = o.exec_ran;
+      r.actions = std::move(o.actions);
+      if (request.dry_run && ok)
+        for (const ActionOutcome& a : r.actions)
+          f.diff += effects_diff(config, a.effects);
+      if (!request.dry_run && r.code == "IO_ERROR") apply_io_error = true;
+      if (!request.dry_run && ok) {
+        touched.insert(touched.end(), o.touched.begin(), o.touched.end());
+        std::vector<std::string> what;
+        for (const ActionOutcome& a : r.actions)
+          what.push_back(fmt::format("{} {}", a.action->action, printable(primary(*a.action))));
+        commit_lines.push_back(fmt::format("- block {} ({}:{}): {}", r.id,
+                                           printable(display_path(f.file.path)), r.line + 1,
+                                           fmt::join(what, "; ")));
       }
-      if (r.status == "applied" || r.status == "would_apply")
+      if (ok)
         ++n_applied;
       else {
         ++n_failed;
         any_failed = true;
       }
-      for (const ActionOutcome& o : r.actions)
-        if (o.code != "NOT_RUN") ++n_actions;
+      for (const ActionOutcome& a : r.actions)
+        if (a.code != "NOT_RUN") ++n_actions;
       f.blocks.push_back(std::move(r));
     }
     reports.push_back(std::move(f));

@@ -7,13 +7,15 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace blockls {
 class ActionCatalog;
 namespace apply {
 struct ApplyConfig;
-}
+struct FileEffect;
+} // namespace apply
 } // namespace blockls
 
 namespace blockls::cli {
@@ -37,7 +39,12 @@ struct ApplyRequest {
 int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err);
 
 // The apply configuration of a request (root, allowed roots, deny globs, exec); false after
-// printing why when the root cannot be used.
-bool make_apply_config(const ApplyRequest& request, apply::ApplyConfig* config, std::ostream& err);
+// printing why (as `blockls COMMAND: ...`) when the root cannot be used.
+bool make_apply_config(const ApplyRequest& request, apply::ApplyConfig* config, std::ostream& err,
+                       std::string_view command = "apply");
+
+// The unified diff of simulated effects, paths relative to the root (what --dry-run prints).
+std::string effects_diff(const apply::ApplyConfig& config,
+                         const std::vector<apply::FileEffect>& effects);
 
 } // namespace blockls::cli

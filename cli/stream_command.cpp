@@ -2,12 +2,14 @@
 #include "cli/stream_command.h"
 
 #include "cli/app.h"
+#include "cli/stream_apply.h"
 #include "cli/stream_session.h"
 #include "diagnostics/json_text.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
+#include <memory>
 #include <ostream>
 #include <unistd.h>
 
@@ -18,10 +20,31 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
   options.parse.dialects = request.dialects;
   options.catalog = request.catalog;
   // One event per line, flushed at once: the reader acts on a block as soon as it closes.
-  StreamSession session(options, [&out](const nlohmann::json& event) {
+  const auto write_event = [&out](const nlohmann::json& event) {
     out << dump_json(event) << '\n';
     out.flush();
-  });
+  };
+  StreamSession session(options, write_event);
+  std::unique_ptr<StreamApplier> applier;
+  if (request.apply) {
+    if (request.apply_options.root.empty()) {
+      err << "blockls stream: --apply needs --root DIR (the directory the blocks change)\n";
+      return kExitUsage;
+    }
+    applier = std::make_unique<StreamApplier>(request.apply_options, request.catalog);
+    if (!applier->start(err)) return kExitUsage;
+    // Each block right after its block_end: applied (or skipped) before the next byte is read.
+    session.set_on_block_end(
+        [&](std::string_view text, const CheckedDocument& checked, size_t block) {
+          write_event(applier->apply_block(text, checked, block));
+        });
+  } else if (const ApplyRequest& o = request.apply_options; !o.root.empty() || o.dry_run ||
+                                                            o.allow_exec || !o.deny.empty() ||
+                                                            !o.allow_roots.empty()) {
+    err << "blockls stream: --root, --dry-run, --allow-exec, --deny and --allow-root are only "
+           "used with --apply\n";
+    return kExitUsage;
+  }
   // read(2), not a buffered stream: a chunk is parsed as soon as it arrives, whatever its size.
   char buffer[64 * 1024];
   size_t total = 0;
@@ -49,7 +72,9 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
     }
     session.feed(chunk);
   }
-  return session.finish() > 0 ? kExitFindings : kExitOk;
+  const size_t errors = session.finish();
+  if (applier && applier->io_error()) return kExitUsage;
+  return errors > 0 || (applier && applier->any_failed()) ? kExitFindings : kExitOk;
 }
 
 } // namespace blockls::cli

@@ -84,6 +84,7 @@ void StreamSession::emit_settled(const CheckedDocument& checked, std::string_vie
       if (std::string feedback = block_feedback(text, checked, b); !feedback.empty())
         event["feedback"] = std::move(feedback);
     emit_(event);
+    if (on_block_end_) on_block_end_(text, checked, b);
   }
   ended_ = std::max(ended_, blocks);
 }

@@ -19,6 +19,13 @@ public:
   // `emit` receives each event as it is known.
   StreamSession(CheckOptions options, std::function<void(const nlohmann::json&)> emit);
 
+  // Called right after each `block_end` event is emitted (before any later event): `block`
+  // indexes `checked.parsed.blocks`, and the positions in `checked` are relative to `text`
+  // (a prefix of the input that holds the whole block). `blockls stream --apply` hangs here.
+  using BlockEndHook =
+      std::function<void(std::string_view text, const CheckedDocument& checked, size_t block)>;
+  void set_on_block_end(BlockEndHook hook) { on_block_end_ = std::move(hook); }
+
   // Appends `chunk` to the transcript and emits what the lines it completes settle.
   void feed(std::string_view chunk);
   // The input has ended: emits the blocks still open (as a whole check ends them), the errors
@@ -35,6 +42,7 @@ private:
 
   CheckOptions options_;
   std::function<void(const nlohmann::json&)> emit_;
+  BlockEndHook on_block_end_;
   DocumentParser parser_;
   std::string prefix_;      // the text up to the last settled offset
   CheckedDocument checked_; // check of prefix_ (keeps the parser's list: incremental re-checks)

@@ -7,8 +7,8 @@
 // second answer.
 #include "lsp/server.h"
 
-#include "apply/disk_backend.h"
 #include "apply/journal.h"
+#include "apply/run.h"
 #include "apply/workspace_edit.h"
 #include "diagnostics/json_text.h"
 #include "grammar/dialects.h"
@@ -987,33 +987,33 @@ private:
     apply::StateDir state;
     std::string error;
     std::vector<std::string> recovered;
-    if (!state.open(*a->context->apply_config, &error) || !state.recover(&recovered, &error)) {
+    if (!apply::prepare_state(state, *a->context->apply_config, &recovered, &error)) {
       progress(token, {{"kind", "end"}, {"message", "failed"}});
       return reply_error(id, kRequestFailed,
                          "Cannot prepare the workspace: " + error + "; nothing was changed.");
     }
     for (const std::string& m : recovered)
       log(LogLevel::info, m);
-    const apply::SimulationInput input{*a->text, &a->checked, &a->plan(),
-                                       &*a->context->apply_config};
+    apply::RunInput input{{*a->text, &a->checked, &a->plan(), &*a->context->apply_config}};
+    std::vector<apply::BlockRequest> requests;
+    for (const apply::BlockSimulation* sim : sims)
+      requests.push_back({sim->block, sim});
     json results = json::array();
     json touched = json::array();
     bool applied = true;
     std::vector<std::string> messages;
-    for (const apply::BlockSimulation* sim : sims) {
-      std::vector<Diagnostic> recheck;
-      apply::BlockRun run = apply::run_block_on_disk(input, *sim, state, &recheck);
-      for (const apply::ActionOutcome& o : run.sim.actions)
+    for (const apply::BlockOutcome& run : apply::run_blocks(input, requests, &state)) {
+      for (const apply::ActionOutcome& o : run.actions)
         results.push_back(apply::result_json(o));
       for (const std::string& t : run.touched)
         touched.push_back(t);
-      if (run.applied) {
-        messages.push_back(block_label(*a->text, blocks[sim->block]) + " applied (" +
+      if (run.status == apply::BlockStatus::applied) {
+        messages.push_back(block_label(*a->text, blocks[run.block]) + " applied (" +
                            count_noun(run.touched.size(), "path") + " changed)");
       } else {
         applied = false;
-        messages.push_back(block_label(*a->text, blocks[sim->block]) +
-                           " NOT applied: " + run.error + " [" + run.code + "]");
+        messages.push_back(block_label(*a->text, blocks[run.block]) + " NOT applied: " + run.error +
+                           " [" + run.code + "]");
       }
     }
     std::string summary;

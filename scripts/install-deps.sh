@@ -10,6 +10,7 @@ packages=(
   clang libclang-rt-14-dev
   neovim chromium
   ripgrep libkrb5-dev
+  python3
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #include "apply/apply_test_support.h"
 #include "apply/journal.h"
 #include "support/process.h"
+#include "support/progress_watch.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -106,46 +107,6 @@ bool has_temp_files(const std::string& root) {
     if (e.path().filename().string().find(".blockls-tmp-") != std::string::npos) return true;
   return false;
 }
-
-// Counts the filesystem events a running apply causes in the root and its subdirectories, so
-// a kill can land after the k-th event: random moments chosen by the child's own progress,
-// waited for on events, not on time.
-class ProgressWatch {
-public:
-  explicit ProgressWatch(const std::string& root) : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
-    const uint32_t mask = IN_CREATE | IN_MODIFY | IN_MOVED_TO | IN_DELETE | IN_CLOSE_WRITE;
-    ::inotify_add_watch(fd_, root.c_str(), mask);
-    for (const auto& e : std::filesystem::directory_iterator(root))
-      if (e.is_directory()) ::inotify_add_watch(fd_, e.path().c_str(), mask);
-  }
-  ~ProgressWatch() { ::close(fd_); }
-
-  // Waits until `events` events were seen or the child `pid` has exited; returns the count.
-  size_t wait_for(size_t events, pid_t pid) {
-    alignas(inotify_event) char buf[16384];
-    while (seen_ < events) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, 200) == 0) { // no event for a while: is the child still running?
-        siginfo_t info{};
-        if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-            info.si_pid == pid)
-          break;
-        continue;
-      }
-      const ssize_t n = ::read(fd_, buf, sizeof buf);
-      for (ssize_t off = 0; off < n;) {
-        const auto* ev = reinterpret_cast<const inotify_event*>(buf + off);
-        ++seen_;
-        off += static_cast<ssize_t>(sizeof(inotify_event) + ev->len);
-      }
-    }
-    return seen_;
-  }
-
-private:
-  int fd_;
-  size_t seen_ = 0;
-};
 
 } // namespace
 

@@ -1,0 +1,45 @@
+#!/bin/sh
+# An agent's loop around `blockls stream --apply`, on a recorded model answer: the answer is
+# piped through blockls as it "streams in"; every valid block is applied to a scratch directory
+# the moment it closes, and what the model must hear back — which blocks were applied, and for
+# each broken block its errors and the corrected block — is printed at the end.
+#
+#   examples/agent-loop.sh [ANSWER [ROOT]]
+#
+# ANSWER defaults to examples/agent-answer.md (one valid block, one broken), ROOT to a new
+# temporary directory. $BLOCKLS names the binary (default: blockls on the PATH). Needs python3
+# to read the JSON events (jq would do as well).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+blockls=${BLOCKLS:-blockls}
+answer=${1:-$here/agent-answer.md}
+root=${2:-$(mktemp -d "${TMPDIR:-/tmp}/agent-loop.XXXXXX")}
+
+# A real agent pipes the model's streamed answer in here instead of `cat`.
+events=$(mktemp "${TMPDIR:-/tmp}/agent-loop-events.XXXXXX")
+trap 'rm -f "$events"' EXIT
+status=0
+cat "$answer" | "$blockls" stream --apply --root "$root" >"$events" || status=$?
+
+python3 - "$events" <<'PY'
+import json, sys
+
+feedback = []
+for line in open(sys.argv[1], encoding="utf-8"):
+    event = json.loads(line)
+    kind = event["event"]
+    if kind == "block_end" and "feedback" in event:
+        feedback.append(event["feedback"].rstrip("\n"))
+    elif kind == "applied":
+        print("applied block %d (line %d): %s" % (event["block_number"], event["line"],
+                                                  ", ".join(event["files"]) or "no file"))
+    elif kind == "skipped":
+        print("skipped block %d (line %d): %s [%s] %s" % (
+            event["block_number"], event["line"], event["reason"], event.get("code", ""),
+            event["message"]))
+print()
+print("--- to send back to the model ---")
+print("\n\n".join(feedback) if feedback else "Every block was applied.")
+PY
+echo
+echo "(files in $root; blockls stream exited with $status)"

@@ -1,0 +1,37 @@
+// examples/agent-loop.sh, the agent loop the README shows, run as a user would run it on its
+// recorded answer: the valid block is applied, the broken one skipped, and its feedback (with
+// the corrected block) is what the script prints for the model. Keeps the example from rotting.
+#include "apply/apply_test_support.h"
+#include "support/process.h"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+using namespace blockls::test;
+
+TEST_CASE("examples/agent-loop.sh applies the valid block and prints the feedback",
+          "[cli][stream][apply][examples]") {
+  const std::string root = make_temp_dir();
+  ::setenv("BLOCKLS", BLOCKLS_BINARY, 1);
+  const std::string examples = std::string(BLOCKLS_SOURCE_DIR) + "/examples";
+  const ProcessResult r =
+      run_process("/bin/sh", {examples + "/agent-loop.sh", examples + "/agent-answer.md", root});
+  ::unsetenv("BLOCKLS");
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("applied block 1 (line 6): greeting.py\n") != std::string::npos);
+  CHECK(r.out.find("skipped block 2 (line 15): invalid [") != std::string::npos);
+  const size_t to_model = r.out.find("--- to send back to the model ---\n");
+  REQUIRE(to_model != std::string::npos);
+  const std::string feedback = r.out.substr(to_model);
+  CHECK(feedback.find("block 2 (telt, settings.toml") != std::string::npos);
+  CHECK(feedback.find("--END s4v--") != std::string::npos); // the corrected block
+  CHECK(feedback.find("greeting.py") == std::string::npos); // the valid block is not resent
+  CHECK(r.out.find("blockls stream exited with 1") != std::string::npos);
+  CHECK(get_file(root + "/greeting.py") ==
+        "def greet(name: str) -> str:\n    return f\"Hello, {name}!\"\n");
+  CHECK(get_file(root + "/settings.toml") == "<missing>");
+  std::filesystem::remove_all(root);
+}
