@@ -288,6 +288,12 @@ private:
                        {std::move(*edit)}});
   }
 
+  // What the messages call the text the edit searches for, in the words of its dialect.
+  std::string_view search_word() const {
+    const std::optional<FileEditWords> words = file_edit_words(a_.dialect);
+    return words ? words->search : std::string_view("old_text");
+  }
+
   // The edit that writes `value` as parameter `param` in the transcript. The block's dialect
   // encodes it so that its parser reads it back (a quoted string escaped, a heredoc body
   // without its own delimiter, ...), or declines.
@@ -428,9 +434,9 @@ void ActionRunner::run_replace(bool all) {
     if (repairs_search(a_.dialect) && apply_repaired(*path, before, old_text)) return;
     if (report_overlap(*path, before, old_text)) return;
     const std::string msg = fmt::format("{}: old_text not found in file", a_.action);
-    Diagnostic& d =
-        diag("SEARCH_NOT_FOUND", "old_text", fmt::format("old_text not found in {}", shown("path")),
-             "The old text must match the file exactly (line endings aside)");
+    Diagnostic& d = diag("SEARCH_NOT_FOUND", "old_text",
+                         fmt::format("{} not found in {}", search_word(), shown("path")),
+                         "The old text must match the file exactly (line endings aside)");
     offer_closest(d, "old_text", before.content, old_text);
     // Aider's most useful hint: an edit that was already applied (or pasted twice).
     const std::string new_text = raw("new_text");
@@ -445,8 +451,8 @@ void ActionRunner::run_replace(bool all) {
     const std::string lines =
         fmt::format("{}", fmt::join(line_numbers(before.content.str(), occ.offsets), ", "));
     diag("SEARCH_AMBIGUOUS", "old_text",
-         fmt::format("old_text appears {} times in {}, at lines {}; it must appear exactly once",
-                     found, shown("path"), lines),
+         fmt::format("{} appears {} times in {}, at lines {}; it must appear exactly once",
+                     search_word(), found, shown("path"), lines),
          "Add surrounding lines to the old text so that it matches once, or use "
          "file_replace_all_text");
     return fail("SEARCH_AMBIGUOUS",

@@ -102,6 +102,9 @@ struct DialectInfo {
 struct FileEditWords {
   std::string_view edit;      // "▶ Apply edit to PATH"
   std::string_view not_found; // SEARCH_NOT_FOUND in the lens: "✗ SEARCH not found in PATH"
+  // What the messages of a workspace check call the text an edit searches for ("The SEARCH
+  // text was not found in PATH"); other dialects say "old_text", the catalog's name.
+  std::string_view search = "old_text";
 };
 
 // The Markdown fence around the open block, for the fast paths: a line that may close it

@@ -22,7 +22,7 @@ public:
   // Aider applies a SEARCH text that matches only re-indented or without a leading blank line;
   // so do we, with SEARCH_NOT_EXACT (apply/search_repair.h).
   static constexpr bool repairs_search = true;
-  static constexpr FileEditWords file_edit_words{"edit", "SEARCH not found in"};
+  static constexpr FileEditWords file_edit_words{"edit", "SEARCH not found in", "SEARCH text"};
   static constexpr DialectInfo info{
       Dialect::editblock,
       "editblock",

@@ -19,7 +19,7 @@ class ReplacerDialect : public ParserRuns<ReplacerDialect>, public NothingCarrie
 public:
   // `<<<FILE>>>` and its siblings, at column 0 (the prefix editblock's `<<<<<<<` shares).
   static constexpr StartPrefix kStarts[] = {{'<', '<', false}};
-  static constexpr FileEditWords file_edit_words{"edit", "SEARCH not found in"};
+  static constexpr FileEditWords file_edit_words{"edit", "SEARCH not found in", "SEARCH text"};
   static constexpr DialectInfo info{
       Dialect::replacer,
       "replacer",
