@@ -1,20 +1,16 @@
-// The engine of `blockls stream` (see stream_session.h).
+// The engine of `blockls stream` (see stream_session.h). The text is checked in parts, each
+// from one settled resume point to the next: a part's blocks and syntax diagnostics are those
+// the streaming parse found there (final, as no block is open at a resume point), so each byte
+// is parsed once and checked once, and a block's block_end costs the check of its own part.
 #include "cli/stream_session.h"
 
 #include "cli/feedback_report.h"
-#include "diagnostics/json_report.h"
 #include "fixits/verify_fixes.h"
 
 #include <utility>
 
 namespace blockls::cli {
 namespace {
-
-// The options a stream checks with: the incremental re-check needs the parser's own list.
-CheckOptions keeping(CheckOptions options) {
-  options.keep_parser_diagnostics = true;
-  return options;
-}
 
 nlohmann::json block_start_event(const Block& block) {
   return {{"event", "block_start"},
@@ -23,83 +19,106 @@ nlohmann::json block_start_event(const Block& block) {
           {"block_id", block.id.empty() ? nlohmann::json(nullptr) : nlohmann::json(block.id)}};
 }
 
+void add(Summary& to, const Summary& s) {
+  to.blocks_parsed += s.blocks_parsed;
+  to.blocks_valid += s.blocks_valid;
+  to.commands_found += s.commands_found;
+  to.commands_valid += s.commands_valid;
+  to.errors += s.errors;
+  to.warnings += s.warnings;
+  to.infos += s.infos;
+}
+
 } // namespace
 
 StreamSession::StreamSession(CheckOptions options, std::function<void(const nlohmann::json&)> emit)
-    : options_(keeping(std::move(options))), emit_(std::move(emit)), parser_(options_.parse) {}
+    : options_(std::move(options)), emit_(std::move(emit)), parser_(options_.parse) {
+  options_.keep_parser_diagnostics = false;
+  if (options_.parse.wide_line_index) lines_.widen();
+}
 
 void StreamSession::feed(std::string_view chunk) {
   parser_.feed(chunk);
-  emit_starts();
+  emit_starts(parser_.blocks_so_far());
   const std::vector<ResumePoint>& points = parser_.resume_points_so_far();
-  if (!points.empty() && points.back().blocks > ended_)
-    settle(points.back().offset, points.back().blocks);
+  if (!points.empty() && points.back().offset > settled_.offset) settle(points.back());
 }
 
-void StreamSession::emit_starts() {
-  const std::vector<Block>& blocks = parser_.blocks_so_far();
+void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   for (; started_ < blocks.size(); ++started_)
     emit_(block_start_event(blocks[started_]));
 }
 
-// Each settle re-checks only from the last settled block on (recheck_with_verified_fixes reuses
-// what comes before), so a stream costs about one check of the whole transcript.
-void StreamSession::settle(size_t offset, size_t blocks) {
-  const std::string_view text = parser_.text();
-  const size_t old_size = prefix_.size();
-  prefix_.append(text.substr(old_size, offset - old_size));
-  checked_ = old_size == 0
-                 ? check_with_verified_fixes(prefix_, options_)
-                 : recheck_with_verified_fixes(std::string_view(prefix_).substr(0, old_size),
-                                               checked_, prefix_, options_);
-  emit_settled(checked_, prefix_, blocks, offset);
+void StreamSession::settle(const ResumePoint& point) {
+  const std::string_view text = std::string_view(parser_.text()).substr(0, point.offset);
+  lines_.append(text.substr(settled_.offset), settled_.offset);
+  ParsedDocument part;
+  part.lines = std::move(lines_);
+  const std::vector<Block>& blocks = parser_.blocks_so_far();
+  part.blocks.assign(blocks.begin() + settled_.blocks, blocks.begin() + point.blocks);
+  const std::vector<Diagnostic>& syntax = parser_.diagnostics_so_far();
+  part.diagnostics.assign(syntax.begin() + settled_.diagnostics,
+                          syntax.begin() + point.diagnostics);
+  for (Diagnostic& d : part.diagnostics)
+    if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
+  const size_t begin = settled_.offset;
+  settled_ = point;
+  check_and_emit(text, std::move(part), begin);
 }
 
-void StreamSession::emit_settled(const CheckedDocument& checked, std::string_view text,
-                                 size_t blocks, size_t offset) {
+void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, size_t begin) {
+  CheckedDocument checked = check_part(text, std::move(part), begin, !utf8_reported_, options_);
+  verify_fixes(text, checked, options_);
   const ActionCatalog& catalog = options_.catalog ? *options_.catalog : ActionCatalog::builtin();
-  // Diagnostics are in position order; a block's errors go with its block_end, the others
-  // (outside any block) in an `error` event each, once.
-  std::vector<nlohmann::json> errors_of(blocks > ended_ ? blocks - ended_ : 0,
-                                        nlohmann::json::array());
-  std::vector<nlohmann::json> loose;
-  for (const Diagnostic& d : checked.diagnostics) {
-    if (d.block >= 0) {
-      const size_t b = static_cast<size_t>(d.block);
-      if (b >= ended_ && b < blocks)
-        errors_of[b - ended_].push_back(diagnostic_json(text, checked, d));
-    } else if (d.range.begin >= loose_offset_ && d.range.begin < offset) {
-      loose.push_back(diagnostic_json(text, checked, d));
-    }
+  const std::vector<Block>& blocks = checked.parsed.blocks;
+  const std::vector<Diagnostic>& diagnostics = checked.diagnostics;
+  // A block's errors go with its block_end; the others (outside any block) in an `error` event
+  // each, before the first block that check lists after them.
+  std::vector<nlohmann::json> errors_of(blocks.size(), nlohmann::json::array());
+  for (const Diagnostic& d : diagnostics) {
+    if (d.block >= 0)
+      errors_of[static_cast<size_t>(d.block)].push_back(diagnostic_json(text, checked, d));
+    if (d.dialect == Dialect::none) utf8_reported_ = true;
   }
-  for (nlohmann::json& e : loose)
-    emit_({{"event", "error"}, {"error", std::move(e)}});
-  loose_offset_ = offset;
-  for (size_t b = ended_; b < blocks && b < checked.parsed.blocks.size(); ++b) {
+  size_t next = 0; // the diagnostics before it were emitted or belong to an emitted block
+  for (size_t b = 0; b <= blocks.size(); ++b) {
+    for (; next < diagnostics.size(); ++next) {
+      const Diagnostic& d = diagnostics[next];
+      if (b < blocks.size() &&
+          (d.block >= 0 ? static_cast<size_t>(d.block) >= b : d.line >= blocks[b].start_line))
+        break;
+      if (d.block < 0) emit_({{"event", "error"}, {"error", diagnostic_json(text, checked, d)}});
+    }
+    if (b == blocks.size()) break;
     nlohmann::json event = {{"event", "block_end"},
                             {"block", block_json(text, checked, b, catalog)},
-                            {"errors", std::move(errors_of[b - ended_])}};
+                            {"errors", std::move(errors_of[b])}};
     // What to tell the model about a broken block (the corrected block, when the fixes make one).
     if (!checked.verdicts[b].valid)
       if (std::string feedback = block_feedback(text, checked, b); !feedback.empty())
         event["feedback"] = std::move(feedback);
     emit_(event);
+    if (on_block_end_) on_block_end_(text, checked, b);
   }
-  ended_ = std::max(ended_, blocks);
+  add(summary_, summarize(checked));
+  lines_ = std::move(checked.parsed.lines); // back for the next part
 }
 
 size_t StreamSession::finish() {
+  ParsedDocument rest = parser_.finish();
   const std::string_view text = parser_.text();
-  CheckedDocument final_check =
-      prefix_.empty() ? check_with_verified_fixes(text, options_)
-                      : recheck_with_verified_fixes(prefix_, checked_, text, options_);
   // Blocks the streaming parse had not seen start (the last line had no newline) start now.
-  for (; started_ < final_check.parsed.blocks.size(); ++started_)
-    emit_(block_start_event(final_check.parsed.blocks[started_]));
-  emit_settled(final_check, text, final_check.parsed.blocks.size(), text.size() + 1);
-  const Summary summary = summarize(final_check);
-  emit_({{"event", "done"}, {"summary", summary_json(summary)}});
-  return summary.errors;
+  emit_starts(rest.blocks);
+  // What is left after the last settled point: its blocks and the syntax diagnostics found
+  // after it, with block indices counted from its first block.
+  rest.blocks.erase(rest.blocks.begin(), rest.blocks.begin() + settled_.blocks);
+  rest.diagnostics.erase(rest.diagnostics.begin(), rest.diagnostics.begin() + settled_.diagnostics);
+  for (Diagnostic& d : rest.diagnostics)
+    if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
+  rest.resume_points.clear();
+  check_and_emit(text, std::move(rest), settled_.offset);
+  emit_({{"event", "done"}, {"summary", summary_json(summary_)}});
+  return summary_.errors;
 }
 
 } // namespace blockls::cli

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "diagnostics/check.h"
+#include "diagnostics/json_report.h"
 #include "grammar/router/document_parser.h"
 
 #include <functional>
@@ -16,8 +17,16 @@ namespace blockls::cli {
 
 class StreamSession {
 public:
+  // Called right after each block_end is emitted: `block` indexes `checked.parsed.blocks`, and
+  // the positions in `checked` are those of `text` (the transcript from its start up to the
+  // end of the part that was checked). Both are valid during the call only.
+  using BlockEndHook =
+      std::function<void(std::string_view text, const CheckedDocument& checked, size_t block)>;
+
   // `emit` receives each event as it is known.
   StreamSession(CheckOptions options, std::function<void(const nlohmann::json&)> emit);
+
+  void set_on_block_end(BlockEndHook hook) { on_block_end_ = std::move(hook); }
 
   // Appends `chunk` to the transcript and emits what the lines it completes settle.
   void feed(std::string_view chunk);
@@ -26,21 +35,24 @@ public:
   size_t finish();
 
 private:
-  void emit_starts();
-  // Checks the text up to `offset` (a resume point: every block before it is final) and emits
-  // the blocks before `blocks` and the block-less errors before `offset`.
-  void settle(size_t offset, size_t blocks);
-  void emit_settled(const CheckedDocument& checked, std::string_view text, size_t blocks,
-                    size_t offset);
+  void emit_starts(const std::vector<Block>& blocks);
+  // Checks the part of the text between the last settled resume point and `point` (every
+  // block before it is final) and emits its blocks and errors.
+  void settle(const ResumePoint& point);
+  // Checks `part` (see check_part: what the parse found from `begin` on, up to the end of
+  // `text`) and emits its blocks and errors, in check order.
+  void check_and_emit(std::string_view text, ParsedDocument part, size_t begin);
 
   CheckOptions options_;
   std::function<void(const nlohmann::json&)> emit_;
+  BlockEndHook on_block_end_;
   DocumentParser parser_;
-  std::string prefix_;      // the text up to the last settled offset
-  CheckedDocument checked_; // check of prefix_ (keeps the parser's list: incremental re-checks)
-  size_t started_ = 0;      // blocks whose block_start was emitted
-  size_t ended_ = 0;        // blocks whose block_end was emitted
-  size_t loose_offset_ = 0; // block-less errors before it were emitted
+  // The line starts of the settled text (up to settled_.offset): lent to each part's check.
+  LineIndex lines_;
+  ResumePoint settled_;        // blocks and syntax diagnostics before it were emitted
+  size_t started_ = 0;         // blocks whose block_start was emitted
+  bool utf8_reported_ = false; // the document's one INVALID_UTF8 was emitted
+  Summary summary_;            // of everything emitted
 };
 
 } // namespace blockls::cli

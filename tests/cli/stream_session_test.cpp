@@ -129,3 +129,59 @@ TEST_CASE("stream: a block's block_end is emitted when its closing line is fed",
   CHECK(session.finish() == 0);
   CHECK(events.back() == "done");
 }
+
+TEST_CASE("stream: errors outside blocks come in check's order among the blocks", "[cli][stream]") {
+  // Two broken blocks with invalid UTF-8 in the prose between them, settled together (one
+  // chunk) and apart (byte at a time): the `error` event comes between the two block_ends.
+  const std::string broken = "#!nesl [@three-char-SHA-256: k1w]\naction = \"file_wirte\"\n"
+                             "path = \"a.txt\"\ncontent = \"hi\"\n#!end_k1w\n";
+  test::NamedInput input{"utf8-between-blocks",
+                         broken + "caf\xff in prose\n" +
+                             "#!nesl [@three-char-SHA-256: x2y]\naction = \"file_wirte\"\n"
+                             "path = \"b.txt\"\ncontent = \"hi\"\n#!end_x2y\nafter\n"};
+  require_same_as_check(input, {});
+  std::vector<size_t> cuts;
+  for (size_t at = 1; at < input.text.size(); ++at)
+    cuts.push_back(at);
+  require_same_as_check(input, cuts);
+  std::vector<std::string> events;
+  cli::StreamSession session({}, [&](const json& e) { events.push_back(e.at("event")); });
+  session.feed(input.text);
+  session.finish();
+  CHECK(events == std::vector<std::string>{"block_start", "block_start", "block_end", "error",
+                                           "block_end", "done"});
+}
+
+TEST_CASE("stream: on_block_end sees each block right after its block_end, as check does",
+          "[cli][stream]") {
+  Rng rng(0xb10c);
+  size_t hooked = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    std::vector<json> ended;
+    size_t calls = 0;
+    cli::StreamSession session({}, [&](const json& e) {
+      if (e.at("event") == "block_end") ended.push_back(e.at("block"));
+    });
+    session.set_on_block_end(
+        [&](std::string_view text, const CheckedDocument& checked, size_t block) {
+          // Called once per block_end, right after it; the block and its positions are those of
+          // `text`, so rendering them gives the event's block.
+          REQUIRE(block < checked.parsed.blocks.size());
+          REQUIRE(checked.parsed.blocks[block].range.end <= text.size());
+          REQUIRE(text == std::string_view(input.text).substr(0, text.size()));
+          ++calls;
+          REQUIRE(calls == ended.size());
+          REQUIRE(block_json(text, checked, block) == ended.back());
+        });
+    for (size_t at = 0; at < input.text.size();) {
+      const size_t n = rng.below(200) + 1;
+      session.feed(std::string_view(input.text).substr(at, n));
+      at += n;
+    }
+    session.finish();
+    INFO(input.name);
+    REQUIRE(calls == ended.size());
+    hooked += calls;
+  }
+  CHECK(hooked > 100);
+}
