@@ -72,24 +72,42 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
   const ActionCatalog& catalog = options_.catalog ? *options_.catalog : ActionCatalog::builtin();
   const std::vector<Block>& blocks = checked.parsed.blocks;
   const std::vector<Diagnostic>& diagnostics = checked.diagnostics;
-  // A block's errors go with its block_end; the others (outside any block) in an `error` event
-  // each, before the first block that check lists after them.
-  std::vector<nlohmann::json> errors_of(blocks.size(), nlohmann::json::array());
-  for (const Diagnostic& d : diagnostics) {
-    if (d.block >= 0)
-      errors_of[static_cast<size_t>(d.block)].push_back(diagnostic_json(text, checked, d));
+  // A block's errors go with its block_end, in check's order. A diagnostic outside every
+  // block (invalid UTF-8) goes in an `error` event between the block_ends of the blocks whose
+  // errors check lists around it — before the first of them that starts after its line — or,
+  // when check lists it among one block's errors (invalid UTF-8 inside the block), with them.
+  // So the errors of all events, in order, are check's.
+  const size_t count = blocks.size();
+  std::vector<nlohmann::json> errors_of(count, nlohmann::json::array());
+  std::vector<std::vector<nlohmann::json>> loose_before(count + 1); // error events, per block_end
+  // The block of the next diagnostic that has one, from each index on (-1: none).
+  std::vector<int32_t> next_block(diagnostics.size() + 1, -1);
+  for (size_t i = diagnostics.size(); i-- > 0;)
+    next_block[i] = diagnostics[i].block >= 0 ? diagnostics[i].block : next_block[i + 1];
+  int32_t previous = -1; // the block of the last diagnostic that had one
+  for (size_t i = 0; i < diagnostics.size(); ++i) {
+    const Diagnostic& d = diagnostics[i];
     if (d.dialect == Dialect::none) utf8_reported_ = true;
-  }
-  size_t next = 0; // the diagnostics before it were emitted or belong to an emitted block
-  for (size_t b = 0; b <= blocks.size(); ++b) {
-    for (; next < diagnostics.size(); ++next) {
-      const Diagnostic& d = diagnostics[next];
-      if (b < blocks.size() &&
-          (d.block >= 0 ? static_cast<size_t>(d.block) >= b : d.line >= blocks[b].start_line))
-        break;
-      if (d.block < 0) emit_({{"event", "error"}, {"error", diagnostic_json(text, checked, d)}});
+    if (d.block >= 0) {
+      errors_of[static_cast<size_t>(d.block)].push_back(diagnostic_json(text, checked, d));
+      previous = d.block;
+      continue;
     }
-    if (b == blocks.size()) break;
+    const int32_t next = next_block[i + 1];
+    if (previous >= 0 && previous == next) {
+      errors_of[static_cast<size_t>(previous)].push_back(diagnostic_json(text, checked, d));
+      continue;
+    }
+    size_t slot = static_cast<size_t>(previous + 1);
+    const size_t limit = next >= 0 ? static_cast<size_t>(next) : count;
+    while (slot < limit && blocks[slot].start_line <= d.line)
+      ++slot;
+    loose_before[slot].push_back(diagnostic_json(text, checked, d));
+  }
+  for (size_t b = 0; b <= count; ++b) {
+    for (nlohmann::json& error : loose_before[b])
+      emit_({{"event", "error"}, {"error", std::move(error)}});
+    if (b == count) break;
     nlohmann::json event = {{"event", "block_end"},
                             {"block", block_json(text, checked, b, catalog)},
                             {"errors", std::move(errors_of[b])}};

@@ -150,6 +150,16 @@ TEST_CASE("stream: errors outside blocks come in check's order among the blocks"
   session.finish();
   CHECK(events == std::vector<std::string>{"block_start", "block_start", "block_end", "error",
                                            "block_end", "done"});
+  // Invalid UTF-8 inside a block, which check lists among the block's errors (the fuzzer's
+  // find): it comes in the block's block_end, where check lists it.
+  test::NamedInput inside{"utf8-inside-block",
+                          "#!nesl [@three-char-SHA-256: abc]\ncount = 2\n#!end\xaf"
+                          "abc"};
+  require_same_as_check(inside, {});
+  cuts.clear();
+  for (size_t at = 1; at < inside.text.size(); ++at)
+    cuts.push_back(at);
+  require_same_as_check(inside, cuts);
 }
 
 TEST_CASE("stream: on_block_end sees each block right after its block_end, as check does",
