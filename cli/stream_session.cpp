@@ -6,6 +6,7 @@
 
 #include "cli/feedback_report.h"
 #include "fixits/verify_fixes.h"
+#include "grammar/line_breaks.h"
 
 #include <utility>
 
@@ -16,7 +17,8 @@ nlohmann::json block_start_event(const Block& block) {
   return {{"event", "block_start"},
           {"dialect", dialect_name(block.dialect)},
           {"line", block.start_line + 1},
-          {"block_id", block.id.empty() ? nlohmann::json(nullptr) : nlohmann::json(block.id)}};
+          {"block_id", block.id.empty() ? nlohmann::json(nullptr) : nlohmann::json(block.id)},
+          {"partial", true}};
 }
 
 void add(Summary& to, const Summary& s) {
@@ -39,7 +41,10 @@ StreamSession::StreamSession(CheckOptions options, std::function<void(const nloh
 
 void StreamSession::feed(std::string_view chunk) {
   parser_.feed(chunk);
+  const std::optional<OpenValue> open = parser_.open_value();
+  close_value(open, parser_.blocks_so_far());
   emit_starts(parser_.blocks_so_far());
+  stream_value(open, parser_.blocks_so_far());
   const std::vector<ResumePoint>& points = parser_.resume_points_so_far();
   if (!points.empty() && points.back().offset > settled_.offset) settle(points.back());
 }
@@ -47,6 +52,59 @@ void StreamSession::feed(std::string_view chunk) {
 void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   for (; started_ < blocks.size(); ++started_)
     emit_(block_start_event(blocks[started_]));
+}
+
+void StreamSession::emit_value_chunk(std::string text) {
+  if (text.empty()) return;
+  emit_({{"event", "value_chunk"},
+         {"line", value_->line + 1},
+         {"command", value_->command},
+         {"param", value_->param},
+         {"text", std::move(text)},
+         {"partial", true}});
+}
+
+void StreamSession::close_value(const std::optional<OpenValue>& open,
+                                const std::vector<Block>& blocks) {
+  if (!value_) return;
+  if (open && open->lines.begin == value_->begin && blocks.size() == value_->block + 1) return;
+  // It has closed: its parameter holds the final value, which begins with what was reported.
+  const std::string_view text = parser_.text();
+  const Block& block = blocks[value_->block];
+  if (value_->reported && value_->command < block.commands.size()) {
+    for (const Parameter& p : block.commands[value_->command].params) {
+      if (p.name != value_->param || p.line != value_->line) continue;
+      std::string reported = crlf_to_lf(text.substr(value_->begin, value_->end - value_->begin));
+      if (value_->final_break) reported += '\n';
+      const std::string_view final_value = p.value(text);
+      if (final_value.starts_with(reported))
+        emit_value_chunk(std::string(final_value.substr(reported.size())));
+      break;
+    }
+  }
+  value_.reset();
+}
+
+void StreamSession::stream_value(const std::optional<OpenValue>& open,
+                                 const std::vector<Block>& blocks) {
+  if (!open) return;
+  if (!value_)
+    value_ =
+        StreamedValue{blocks.size() - 1, open->command,     std::string(open->param), open->line,
+                      open->lines.begin, open->lines.begin, open->final_break,        false};
+  if (value_->reported && open->lines.end <= value_->end) return;
+  const std::string_view text = parser_.text();
+  // The value so far is its lines' text ("\r\n" read as "\n") and, with final_break, a "\n":
+  // what the new lines add starts after the line break that ended the last line reported.
+  const size_t from = value_->reported ? value_->end : value_->begin;
+  std::string added = crlf_to_lf(text.substr(from, open->lines.end - from));
+  if (value_->final_break) {
+    if (value_->reported) added.erase(0, 1); // the break reported as the final one
+    added += '\n';
+  }
+  value_->end = open->lines.end;
+  value_->reported = true;
+  emit_value_chunk(std::move(added));
 }
 
 void StreamSession::settle(const ResumePoint& point) {
@@ -125,6 +183,7 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
 size_t StreamSession::finish() {
   ParsedDocument rest = parser_.finish();
   const std::string_view text = parser_.text();
+  close_value(std::nullopt, rest.blocks);
   // Blocks the streaming parse had not seen start (the last line had no newline) start now.
   emit_starts(rest.blocks);
   // What is left after the last settled point: its blocks and the syntax diagnostics found

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,7 +36,25 @@ public:
   size_t finish();
 
 private:
+  // A value whose lines arrive over several feeds, reported in value_chunk events.
+  struct StreamedValue {
+    size_t block = 0; // index of its block
+    uint32_t command = 0;
+    std::string param;
+    uint32_t line = 0;        // 0-based
+    size_t begin = 0;         // its first line's start (which value it is)
+    size_t end = 0;           // the end of the last line reported
+    bool final_break = false; // see OpenValue
+    bool reported = false;    // a chunk up to `end` was emitted
+  };
+
   void emit_starts(const std::vector<Block>& blocks);
+  // value_chunk events: the streamed value, if `open` is no longer it, has closed — its
+  // remainder (the part of its value in `blocks` not reported yet) goes out; then what `open`
+  // has added.
+  void close_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks);
+  void stream_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks);
+  void emit_value_chunk(std::string text);
   // Checks the part of the text between the last settled resume point and `point` (every
   // block before it is final) and emits its blocks and errors.
   void settle(const ResumePoint& point);
@@ -53,6 +72,7 @@ private:
   size_t started_ = 0;         // blocks whose block_start was emitted
   bool utf8_reported_ = false; // the document's one INVALID_UTF8 was emitted
   Summary summary_;            // of everything emitted
+  std::optional<StreamedValue> value_;
 };
 
 } // namespace blockls::cli

@@ -229,6 +229,16 @@ public:
 
   ParsedDocument& doc() { return doc_; }
   const ParsedDocument& doc() const { return doc_; }
+  // The open block's value whose lines are arriving, when its grammar knows value lines (an
+  // optional `open_value(doc)`, see OpenValue).
+  std::optional<OpenValue> open_value() const {
+    std::optional<OpenValue> value;
+    for_each_grammar(grammars_, [&](const auto& g) {
+      if constexpr (requires { g.open_value(doc_); })
+        if (!value && g.in_block()) value = g.open_value(doc_);
+    });
+    return value;
+  }
   // A hint for a one-shot parse: the text has `bytes` bytes. Blocks and resume points get
   // room for one block per 640 bytes (a transcript dense with blocks has about one per 700),
   // so that their vectors are not moved as they grow.
@@ -666,6 +676,11 @@ const std::vector<Block>& DocumentParser::blocks_so_far() const {
 
 const std::vector<Diagnostic>& DocumentParser::diagnostics_so_far() const {
   return state_->router.doc().diagnostics;
+}
+
+std::optional<OpenValue> DocumentParser::open_value() const {
+  if (state_->finished) return std::nullopt;
+  return state_->router.open_value();
 }
 
 const std::vector<ResumePoint>& DocumentParser::resume_points_so_far() const {
