@@ -24,10 +24,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 using namespace blockls;
@@ -301,11 +303,17 @@ void check_stream(std::string_view text, ChunkPlan& plan, const CheckOptions& op
   nlohmann::json blocks = nlohmann::json::array(), errors = nlohmann::json::array(), summary;
   size_t starts = 0;
   bool done = false;
+  // The value_chunk texts of each value: (block, command, param, line) -> their concatenation.
+  std::map<std::tuple<size_t, size_t, std::string, size_t>, std::string> values;
   cli::StreamSession session(options, [&](const nlohmann::json& e) {
     FUZZ_CHECK(!done, "stream: an event after done", 0);
     const std::string& event = e.at("event").get_ref<const std::string&>();
     if (event == "block_start") {
       ++starts;
+    } else if (event == "value_chunk") {
+      FUZZ_CHECK(starts > blocks.size(), "stream: value_chunk outside an open block", starts);
+      values[{starts - 1, e.at("command").get<size_t>(), e.at("param").get<std::string>(),
+              e.at("line").get<size_t>()}] += e.at("text").get<std::string>();
     } else if (event == "block_end") {
       FUZZ_CHECK(blocks.size() < starts, "stream: block_end before its block_start", starts);
       blocks.push_back(e.at("block"));
@@ -339,6 +347,14 @@ void check_stream(std::string_view text, ChunkPlan& plan, const CheckOptions& op
       fail("stream: error differs from check's", i,
            dump_json(errors[i]) + " vs " + dump_json(want_errors[i]));
   FUZZ_CHECK(summary == want["summary"], "stream: summary differs", 0);
+  // A value's chunks, concatenated, are its block_end's value (when it ended as a parameter).
+  for (const auto& [key, streamed] : values) {
+    const auto& [b, c, param, line] = key;
+    const nlohmann::json& params = blocks[b]["commands"][c]["params"];
+    if (params.contains(param) && params[param].is_string() && params[param] != streamed)
+      fail("stream: value_chunk texts differ from the value", b,
+           param + ": " + streamed + " vs " + params[param].get<std::string>());
+  }
   FUZZ_CHECK(error_count == want["summary"]["errors"].get<size_t>(), "stream: exit count differs",
              error_count);
 }
