@@ -73,7 +73,8 @@ void StreamSession::close_value(const std::optional<OpenValue>& open,
   const Block& block = blocks[value_->block];
   if (value_->reported && value_->command < block.commands.size()) {
     for (const Parameter& p : block.commands[value_->command].params) {
-      if (p.name != value_->param || p.line != value_->line) continue;
+      // (By where its value begins: a key given twice keeps its first line.)
+      if (p.name != value_->param || p.value_range.begin != value_->begin) continue;
       std::string reported = crlf_to_lf(text.substr(value_->begin, value_->end - value_->begin));
       if (value_->final_break) reported += '\n';
       const std::string_view final_value = p.value(text);

@@ -297,9 +297,9 @@ bool same_streamed_error(nlohmann::json got, nlohmann::json want) {
 // and errors of its events, in order, and its summary are those of `check --format json`
 // with the same options, each block_start comes before its block_end and `done` comes last.
 void check_stream(std::string_view text, ChunkPlan& plan, const CheckOptions& options) {
+  const CheckedDocument checked = check_with_verified_fixes(text, options);
   const nlohmann::json want =
-      document_json(text, check_with_verified_fixes(text, options),
-                    options.catalog ? *options.catalog : ActionCatalog::builtin());
+      document_json(text, checked, options.catalog ? *options.catalog : ActionCatalog::builtin());
   nlohmann::json blocks = nlohmann::json::array(), errors = nlohmann::json::array(), summary;
   size_t starts = 0;
   bool done = false;
@@ -347,20 +347,20 @@ void check_stream(std::string_view text, ChunkPlan& plan, const CheckOptions& op
       fail("stream: error differs from check's", i,
            dump_json(errors[i]) + " vs " + dump_json(want_errors[i]));
   FUZZ_CHECK(summary == want["summary"], "stream: summary differs", 0);
-  // A value's chunks, concatenated, are its block_end's value (when it ended as a parameter).
-  // Of a key given twice in one block (DUPLICATE_KEY) the later value is the parameter's: only
-  // the last value streamed per parameter name is compared (the map orders them by line).
-  for (auto it = values.begin(); it != values.end(); ++it) {
-    const auto& [key, streamed] = *it;
+  // A value's chunks, concatenated, are the value of its parameter (the one of its name in
+  // check's block whose value begins on the line after the value's key line, `line`), when it
+  // became one: a heredoc the input never closed, or a key given twice, may leave it none
+  // (docs/stream.md).
+  for (const auto& [key, streamed] : values) {
     const auto& [b, c, param, line] = key;
-    if (const auto after = std::next(it); after != values.end() && std::get<0>(after->first) == b &&
-                                          std::get<1>(after->first) == c &&
-                                          std::get<2>(after->first) == param)
-      continue;
-    const nlohmann::json& params = blocks[b]["commands"][c]["params"];
-    if (params.contains(param) && params[param].is_string() && params[param] != streamed)
-      fail("stream: value_chunk texts differ from the value", b,
-           param + ": " + streamed + " vs " + params[param].get<std::string>());
+    FUZZ_CHECK(b < checked.parsed.blocks.size(), "stream: value_chunk of no block", b);
+    const Block& block = checked.parsed.blocks[b];
+    if (c >= block.commands.size()) continue;
+    for (const Parameter& p : block.commands[c].params)
+      if (p.name == param && checked.parsed.lines.line_of(p.value_range.begin) == line &&
+          p.value(text) != streamed)
+        fail("stream: value_chunk texts differ from the value", b,
+             param + ": " + streamed + " vs " + std::string(p.value(text)));
   }
   FUZZ_CHECK(error_count == want["summary"]["errors"].get<size_t>(), "stream: exit count differs",
              error_count);
