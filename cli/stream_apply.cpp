@@ -93,7 +93,7 @@ nlohmann::json StreamApplier::apply_block(std::string_view text, const CheckedDo
 
   const Block& b = checked.parsed.blocks[block];
   nlohmann::json event = {
-      {"block_number", block + 1},
+      {"block_number", ++blocks_seen_},
       {"block_id", b.id.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.id)},
       {"dialect", dialect_name(b.dialect)},
       {"line", o.line + 1}};

@@ -25,8 +25,9 @@ public:
   // Resolves the root, takes the root's lock and rolls back what an interrupted run left
   // (its messages on `err`); false after saying why on `err`.
   bool start(std::ostream& err);
-  // Runs block `block` of `checked` (the check of `text`) and returns its event. Called once
-  // per block, in order (the hook of StreamSession).
+  // Runs block `block` of `checked` (the check of `text`, or of the part of it the stream
+  // checked last) and returns its event. Called once per block, in order (the hook of
+  // StreamSession).
   nlohmann::json apply_block(std::string_view text, const CheckedDocument& checked, size_t block);
 
   bool any_failed() const { return any_failed_; } // a valid block could not be applied
@@ -40,6 +41,8 @@ private:
   apply::DiskSource disk_;
   apply::Overlay dry_state_{disk_}; // --dry-run: what the earlier blocks would have done
   size_t planned_actions_ = 0;      // the actions of the blocks so far (the next one's seq follows)
+  // Blocks applied or skipped so far: `block` indexes only the part the stream checked last.
+  size_t blocks_seen_ = 0;
   bool any_failed_ = false, io_error_ = false;
 };
 

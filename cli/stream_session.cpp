@@ -1,84 +1,175 @@
-// The engine of `blockls stream` (see stream_session.h).
+// The engine of `blockls stream` (see stream_session.h). The text is checked in parts, each
+// from one settled resume point to the next: a part's blocks and syntax diagnostics are those
+// the streaming parse found there (final, as no block is open at a resume point), so each byte
+// is parsed once and checked once, and a block's block_end costs the check of its own part.
 #include "cli/stream_session.h"
 
 #include "cli/feedback_report.h"
-#include "diagnostics/json_report.h"
 #include "fixits/verify_fixes.h"
+#include "grammar/line_breaks.h"
 
 #include <utility>
 
 namespace blockls::cli {
 namespace {
 
-// The options a stream checks with: the incremental re-check needs the parser's own list.
-CheckOptions keeping(CheckOptions options) {
-  options.keep_parser_diagnostics = true;
-  return options;
-}
-
 nlohmann::json block_start_event(const Block& block) {
   return {{"event", "block_start"},
           {"dialect", dialect_name(block.dialect)},
           {"line", block.start_line + 1},
-          {"block_id", block.id.empty() ? nlohmann::json(nullptr) : nlohmann::json(block.id)}};
+          {"block_id", block.id.empty() ? nlohmann::json(nullptr) : nlohmann::json(block.id)},
+          {"partial", true}};
+}
+
+void add(Summary& to, const Summary& s) {
+  to.blocks_parsed += s.blocks_parsed;
+  to.blocks_valid += s.blocks_valid;
+  to.commands_found += s.commands_found;
+  to.commands_valid += s.commands_valid;
+  to.errors += s.errors;
+  to.warnings += s.warnings;
+  to.infos += s.infos;
 }
 
 } // namespace
 
 StreamSession::StreamSession(CheckOptions options, std::function<void(const nlohmann::json&)> emit)
-    : options_(keeping(std::move(options))), emit_(std::move(emit)), parser_(options_.parse) {}
+    : options_(std::move(options)), emit_(std::move(emit)), parser_(options_.parse) {
+  options_.keep_parser_diagnostics = false;
+  if (options_.parse.wide_line_index) lines_.widen();
+}
 
 void StreamSession::feed(std::string_view chunk) {
   parser_.feed(chunk);
-  emit_starts();
+  const std::optional<OpenValue> open = parser_.open_value();
+  close_value(open, parser_.blocks_so_far());
+  emit_starts(parser_.blocks_so_far());
+  stream_value(open, parser_.blocks_so_far());
   const std::vector<ResumePoint>& points = parser_.resume_points_so_far();
-  if (!points.empty() && points.back().blocks > ended_)
-    settle(points.back().offset, points.back().blocks);
+  if (!points.empty() && points.back().offset > settled_.offset) settle(points.back());
 }
 
-void StreamSession::emit_starts() {
-  const std::vector<Block>& blocks = parser_.blocks_so_far();
+void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   for (; started_ < blocks.size(); ++started_)
     emit_(block_start_event(blocks[started_]));
 }
 
-// Each settle re-checks only from the last settled block on (recheck_with_verified_fixes reuses
-// what comes before), so a stream costs about one check of the whole transcript.
-void StreamSession::settle(size_t offset, size_t blocks) {
-  const std::string_view text = parser_.text();
-  const size_t old_size = prefix_.size();
-  prefix_.append(text.substr(old_size, offset - old_size));
-  checked_ = old_size == 0
-                 ? check_with_verified_fixes(prefix_, options_)
-                 : recheck_with_verified_fixes(std::string_view(prefix_).substr(0, old_size),
-                                               checked_, prefix_, options_);
-  emit_settled(checked_, prefix_, blocks, offset);
+void StreamSession::emit_value_chunk(std::string text) {
+  if (text.empty()) return;
+  emit_({{"event", "value_chunk"},
+         {"line", value_->line + 1},
+         {"command", value_->command},
+         {"param", value_->param},
+         {"text", std::move(text)},
+         {"partial", true}});
 }
 
-void StreamSession::emit_settled(const CheckedDocument& checked, std::string_view text,
-                                 size_t blocks, size_t offset) {
-  const ActionCatalog& catalog = options_.catalog ? *options_.catalog : ActionCatalog::builtin();
-  // Diagnostics are in position order; a block's errors go with its block_end, the others
-  // (outside any block) in an `error` event each, once.
-  std::vector<nlohmann::json> errors_of(blocks > ended_ ? blocks - ended_ : 0,
-                                        nlohmann::json::array());
-  std::vector<nlohmann::json> loose;
-  for (const Diagnostic& d : checked.diagnostics) {
-    if (d.block >= 0) {
-      const size_t b = static_cast<size_t>(d.block);
-      if (b >= ended_ && b < blocks)
-        errors_of[b - ended_].push_back(diagnostic_json(text, checked, d));
-    } else if (d.range.begin >= loose_offset_ && d.range.begin < offset) {
-      loose.push_back(diagnostic_json(text, checked, d));
+void StreamSession::close_value(const std::optional<OpenValue>& open,
+                                const std::vector<Block>& blocks) {
+  if (!value_) return;
+  if (open && open->lines.begin == value_->begin && blocks.size() == value_->block + 1) return;
+  // It has closed: its parameter holds the final value, which begins with what was reported.
+  const std::string_view text = parser_.text();
+  const Block& block = blocks[value_->block];
+  if (value_->reported && value_->command < block.commands.size()) {
+    for (const Parameter& p : block.commands[value_->command].params) {
+      // (By where its value begins: a key given twice keeps its first line.)
+      if (p.name != value_->param || p.value_range.begin != value_->begin) continue;
+      std::string reported = crlf_to_lf(text.substr(value_->begin, value_->end - value_->begin));
+      if (value_->final_break) reported += '\n';
+      const std::string_view final_value = p.value(text);
+      if (final_value.starts_with(reported))
+        emit_value_chunk(std::string(final_value.substr(reported.size())));
+      break;
     }
   }
-  for (nlohmann::json& e : loose)
-    emit_({{"event", "error"}, {"error", std::move(e)}});
-  loose_offset_ = offset;
-  for (size_t b = ended_; b < blocks && b < checked.parsed.blocks.size(); ++b) {
+  value_.reset();
+}
+
+void StreamSession::stream_value(const std::optional<OpenValue>& open,
+                                 const std::vector<Block>& blocks) {
+  if (!open) return;
+  if (!value_)
+    value_ =
+        StreamedValue{blocks.size() - 1, open->command,     std::string(open->param), open->line,
+                      open->lines.begin, open->lines.begin, open->final_break,        false};
+  if (value_->reported && open->lines.end <= value_->end) return;
+  const std::string_view text = parser_.text();
+  // The value so far is its lines' text ("\r\n" read as "\n") and, with final_break, a "\n":
+  // what the new lines add starts after the line break that ended the last line reported.
+  const size_t from = value_->reported ? value_->end : value_->begin;
+  std::string added = crlf_to_lf(text.substr(from, open->lines.end - from));
+  if (value_->final_break) {
+    if (value_->reported) added.erase(0, 1); // the break reported as the final one
+    added += '\n';
+  }
+  value_->end = open->lines.end;
+  value_->reported = true;
+  emit_value_chunk(std::move(added));
+}
+
+void StreamSession::settle(const ResumePoint& point) {
+  const std::string_view text = std::string_view(parser_.text()).substr(0, point.offset);
+  lines_.append(text.substr(settled_.offset), settled_.offset);
+  ParsedDocument part;
+  part.lines = std::move(lines_);
+  const std::vector<Block>& blocks = parser_.blocks_so_far();
+  part.blocks.assign(blocks.begin() + settled_.blocks, blocks.begin() + point.blocks);
+  const std::vector<Diagnostic>& syntax = parser_.diagnostics_so_far();
+  part.diagnostics.assign(syntax.begin() + settled_.diagnostics,
+                          syntax.begin() + point.diagnostics);
+  for (Diagnostic& d : part.diagnostics)
+    if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
+  const size_t begin = settled_.offset;
+  settled_ = point;
+  check_and_emit(text, std::move(part), begin);
+}
+
+void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, size_t begin) {
+  CheckedDocument checked = check_part(text, std::move(part), begin, !utf8_reported_, options_);
+  verify_fixes(text, checked, options_);
+  const ActionCatalog& catalog = options_.catalog ? *options_.catalog : ActionCatalog::builtin();
+  const std::vector<Block>& blocks = checked.parsed.blocks;
+  const std::vector<Diagnostic>& diagnostics = checked.diagnostics;
+  // A block's errors go with its block_end, in check's order. A diagnostic outside every
+  // block (invalid UTF-8) goes in an `error` event between the block_ends of the blocks whose
+  // errors check lists around it — before the first of them that starts after its line — or,
+  // when check lists it among one block's errors (invalid UTF-8 inside the block), with them.
+  // So the errors of all events, in order, are check's.
+  const size_t count = blocks.size();
+  std::vector<nlohmann::json> errors_of(count, nlohmann::json::array());
+  std::vector<std::vector<nlohmann::json>> loose_before(count + 1); // error events, per block_end
+  // The block of the next diagnostic that has one, from each index on (-1: none).
+  std::vector<int32_t> next_block(diagnostics.size() + 1, -1);
+  for (size_t i = diagnostics.size(); i-- > 0;)
+    next_block[i] = diagnostics[i].block >= 0 ? diagnostics[i].block : next_block[i + 1];
+  int32_t previous = -1; // the block of the last diagnostic that had one
+  for (size_t i = 0; i < diagnostics.size(); ++i) {
+    const Diagnostic& d = diagnostics[i];
+    if (d.dialect == Dialect::none) utf8_reported_ = true;
+    if (d.block >= 0) {
+      errors_of[static_cast<size_t>(d.block)].push_back(diagnostic_json(text, checked, d));
+      previous = d.block;
+      continue;
+    }
+    const int32_t next = next_block[i + 1];
+    if (previous >= 0 && previous == next) {
+      errors_of[static_cast<size_t>(previous)].push_back(diagnostic_json(text, checked, d));
+      continue;
+    }
+    size_t slot = static_cast<size_t>(previous + 1);
+    const size_t limit = next >= 0 ? static_cast<size_t>(next) : count;
+    while (slot < limit && blocks[slot].start_line <= d.line)
+      ++slot;
+    loose_before[slot].push_back(diagnostic_json(text, checked, d));
+  }
+  for (size_t b = 0; b <= count; ++b) {
+    for (nlohmann::json& error : loose_before[b])
+      emit_({{"event", "error"}, {"error", std::move(error)}});
+    if (b == count) break;
     nlohmann::json event = {{"event", "block_end"},
                             {"block", block_json(text, checked, b, catalog)},
-                            {"errors", std::move(errors_of[b - ended_])}};
+                            {"errors", std::move(errors_of[b])}};
     // What to tell the model about a broken block (the corrected block, when the fixes make one).
     if (!checked.verdicts[b].valid)
       if (std::string feedback = block_feedback(text, checked, b); !feedback.empty())
@@ -86,21 +177,26 @@ void StreamSession::emit_settled(const CheckedDocument& checked, std::string_vie
     emit_(event);
     if (on_block_end_) on_block_end_(text, checked, b);
   }
-  ended_ = std::max(ended_, blocks);
+  add(summary_, summarize(checked));
+  lines_ = std::move(checked.parsed.lines); // back for the next part
 }
 
 size_t StreamSession::finish() {
+  ParsedDocument rest = parser_.finish();
   const std::string_view text = parser_.text();
-  CheckedDocument final_check =
-      prefix_.empty() ? check_with_verified_fixes(text, options_)
-                      : recheck_with_verified_fixes(prefix_, checked_, text, options_);
+  close_value(std::nullopt, rest.blocks);
   // Blocks the streaming parse had not seen start (the last line had no newline) start now.
-  for (; started_ < final_check.parsed.blocks.size(); ++started_)
-    emit_(block_start_event(final_check.parsed.blocks[started_]));
-  emit_settled(final_check, text, final_check.parsed.blocks.size(), text.size() + 1);
-  const Summary summary = summarize(final_check);
-  emit_({{"event", "done"}, {"summary", summary_json(summary)}});
-  return summary.errors;
+  emit_starts(rest.blocks);
+  // What is left after the last settled point: its blocks and the syntax diagnostics found
+  // after it, with block indices counted from its first block.
+  rest.blocks.erase(rest.blocks.begin(), rest.blocks.begin() + settled_.blocks);
+  rest.diagnostics.erase(rest.diagnostics.begin(), rest.diagnostics.begin() + settled_.diagnostics);
+  for (Diagnostic& d : rest.diagnostics)
+    if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
+  rest.resume_points.clear();
+  check_and_emit(text, std::move(rest), settled_.offset);
+  emit_({{"event", "done"}, {"summary", summary_json(summary_)}});
+  return summary_.errors;
 }
 
 } // namespace blockls::cli

@@ -5,10 +5,12 @@
 #pragma once
 
 #include "diagnostics/check.h"
+#include "diagnostics/json_report.h"
 #include "grammar/router/document_parser.h"
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,14 +18,15 @@ namespace blockls::cli {
 
 class StreamSession {
 public:
+  // Called right after each block_end is emitted: `block` indexes `checked.parsed.blocks`, and
+  // the positions in `checked` are those of `text` (the transcript from its start up to the
+  // end of the part that was checked). Both are valid during the call only.
+  using BlockEndHook =
+      std::function<void(std::string_view text, const CheckedDocument& checked, size_t block)>;
+
   // `emit` receives each event as it is known.
   StreamSession(CheckOptions options, std::function<void(const nlohmann::json&)> emit);
 
-  // Called right after each `block_end` event is emitted (before any later event): `block`
-  // indexes `checked.parsed.blocks`, and the positions in `checked` are relative to `text`
-  // (a prefix of the input that holds the whole block). `blockls stream --apply` hangs here.
-  using BlockEndHook =
-      std::function<void(std::string_view text, const CheckedDocument& checked, size_t block)>;
   void set_on_block_end(BlockEndHook hook) { on_block_end_ = std::move(hook); }
 
   // Appends `chunk` to the transcript and emits what the lines it completes settle.
@@ -33,22 +36,43 @@ public:
   size_t finish();
 
 private:
-  void emit_starts();
-  // Checks the text up to `offset` (a resume point: every block before it is final) and emits
-  // the blocks before `blocks` and the block-less errors before `offset`.
-  void settle(size_t offset, size_t blocks);
-  void emit_settled(const CheckedDocument& checked, std::string_view text, size_t blocks,
-                    size_t offset);
+  // A value whose lines arrive over several feeds, reported in value_chunk events.
+  struct StreamedValue {
+    size_t block = 0; // index of its block
+    uint32_t command = 0;
+    std::string param;
+    uint32_t line = 0;        // 0-based
+    size_t begin = 0;         // its first line's start (which value it is)
+    size_t end = 0;           // the end of the last line reported
+    bool final_break = false; // see OpenValue
+    bool reported = false;    // a chunk up to `end` was emitted
+  };
+
+  void emit_starts(const std::vector<Block>& blocks);
+  // value_chunk events: the streamed value, if `open` is no longer it, has closed — its
+  // remainder (the part of its value in `blocks` not reported yet) goes out; then what `open`
+  // has added.
+  void close_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks);
+  void stream_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks);
+  void emit_value_chunk(std::string text);
+  // Checks the part of the text between the last settled resume point and `point` (every
+  // block before it is final) and emits its blocks and errors.
+  void settle(const ResumePoint& point);
+  // Checks `part` (see check_part: what the parse found from `begin` on, up to the end of
+  // `text`) and emits its blocks and errors, in check order.
+  void check_and_emit(std::string_view text, ParsedDocument part, size_t begin);
 
   CheckOptions options_;
   std::function<void(const nlohmann::json&)> emit_;
   BlockEndHook on_block_end_;
   DocumentParser parser_;
-  std::string prefix_;      // the text up to the last settled offset
-  CheckedDocument checked_; // check of prefix_ (keeps the parser's list: incremental re-checks)
-  size_t started_ = 0;      // blocks whose block_start was emitted
-  size_t ended_ = 0;        // blocks whose block_end was emitted
-  size_t loose_offset_ = 0; // block-less errors before it were emitted
+  // The line starts of the settled text (up to settled_.offset): lent to each part's check.
+  LineIndex lines_;
+  ResumePoint settled_;        // blocks and syntax diagnostics before it were emitted
+  size_t started_ = 0;         // blocks whose block_start was emitted
+  bool utf8_reported_ = false; // the document's one INVALID_UTF8 was emitted
+  Summary summary_;            // of everything emitted
+  std::optional<StreamedValue> value_;
 };
 
 } // namespace blockls::cli

@@ -81,9 +81,9 @@ std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& par
   return out;
 }
 
-std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines) {
+std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines, size_t from) {
   // The parser has seen which prefix of the text is ASCII (always valid UTF-8).
-  const size_t ascii = std::min(lines.ascii_prefix(), text.size());
+  const size_t ascii = std::min(std::max(lines.ascii_prefix(), from), text.size());
   size_t bad = unicode::first_invalid_utf8(text.substr(ascii));
   if (bad == std::string_view::npos) return std::nullopt;
   bad += ascii;
@@ -160,9 +160,11 @@ private:
 };
 
 // check_parsed(), with the validation (and command lines) of every block of `parsed` given
-// when not null.
+// when not null, and the document-level INVALID_UTF8 looked for from `utf8_from` on (not at
+// all when it is npos).
 CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
-                                const CheckOptions& options, ValidateOnClose* validated) {
+                                const CheckOptions& options, ValidateOnClose* validated,
+                                size_t utf8_from = 0) {
   const ActionCatalog& catalog = options.catalog ? *options.catalog : ActionCatalog::builtin();
   CheckedDocument out;
   const bool keep = options.keep_parser_diagnostics;
@@ -170,8 +172,9 @@ CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
                                          parsed.blocks.size(), keep ? nullptr : &parsed.diagnostics,
                                          validated ? &validated->validation : nullptr);
   if (!keep) parsed.diagnostics.clear(); // moved out
-  if (auto d = check_steps::invalid_utf8(text, parsed.lines))
-    check_steps::insert_document_level(out.diagnostics, std::move(*d));
+  if (utf8_from != std::string_view::npos)
+    if (auto d = check_steps::invalid_utf8(text, parsed.lines, utf8_from))
+      check_steps::insert_document_level(out.diagnostics, std::move(*d));
   const size_t blocks = parsed.blocks.size();
   // Read from the blocks only when the parse did not record them.
   const check_steps::CommandLines read =
@@ -188,6 +191,12 @@ CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
 CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
                              const CheckOptions& options) {
   return check_validated(text, std::move(parsed), options, nullptr);
+}
+
+CheckedDocument check_part(std::string_view text, ParsedDocument part, size_t begin,
+                           bool find_invalid_utf8, const CheckOptions& options) {
+  return check_validated(text, std::move(part), options, nullptr,
+                         find_invalid_utf8 ? begin : std::string_view::npos);
 }
 
 CheckedDocument check_document(std::string_view text, const CheckOptions& options) {

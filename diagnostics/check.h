@@ -105,4 +105,16 @@ CheckedDocument check_parsed(std::string_view text, ParsedDocument parsed,
 bool before_in_position(const Diagnostic& a, const Diagnostic& b);
 void sort_by_position(std::vector<Diagnostic>& diagnostics);
 
+// One part of a check, for callers that check a document as it arrives (`blockls stream`):
+// `part` holds what a parse of `text` found between two of its resume points `begin` and `end`
+// — the blocks opened there, the syntax diagnostics found there (block indices counted from
+// the part's first block) — and a line index of `text`, which runs at least to `end`. The
+// result is check_parsed's of those blocks: positions are those of `text`, block indices
+// those of the part. Its diagnostics, verdicts and blocks are the ones check_document gives
+// for the text between the points, provided every earlier part ended at a resume point,
+// except the document-level INVALID_UTF8 (a document has one, at its first invalid byte):
+// it is looked for from `begin` on, and only when `find_invalid_utf8`.
+CheckedDocument check_part(std::string_view text, ParsedDocument part, size_t begin,
+                           bool find_invalid_utf8, const CheckOptions& options = {});
+
 } // namespace blockls

@@ -24,8 +24,10 @@ std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& par
                                 std::vector<Diagnostic>* movable_syntax = nullptr,
                                 std::vector<Diagnostic>* validated = nullptr);
 
-// The document-level INVALID_UTF8 diagnostic of `text`, if it has an invalid byte.
-std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines);
+// The document-level INVALID_UTF8 diagnostic of `text`, if it has an invalid byte at or after
+// `from` (a line start: a sequence cannot run into a line from the one before).
+std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines,
+                                       size_t from = 0);
 
 // Inserts a document-level diagnostic into an ordered list, after every diagnostic at the
 // same position (where check_document puts it); returns its index.

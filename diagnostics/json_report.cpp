@@ -22,16 +22,18 @@ nlohmann::json command_params_json(std::string_view text, const Block& block,
   const std::string_view action_param = rules.action_param;
   for (const Parameter& p : command.params) {
     if (!action_param.empty() && p.name == action_param) continue; // names the command
-    const std::string value(p.value(text));
+    std::string value(p.value(text));
     // The dialect's output key (sections: lowerCamelCase), else the name as written.
-    const std::string key = rules.output_key ? rules.output_key(p.name) : p.name;
-    if (!params.contains(key)) {
-      params[key] = value;
-    } else if (params[key].is_array()) {
-      params[key].push_back(value);
-    } else {
-      params[key] = nlohmann::json::array({params[key], value});
-    }
+    std::string key = rules.output_key ? rules.output_key(p.name) : p.name;
+    // (One look-up, and the value moved in: a content parameter may be large.)
+    auto [at, added] = params.get_ref<nlohmann::json::object_t&>().try_emplace(std::move(key));
+    nlohmann::json& slot = at->second;
+    if (added)
+      slot = std::move(value);
+    else if (slot.is_array())
+      slot.push_back(std::move(value));
+    else
+      slot = nlohmann::json::array({std::move(slot), std::move(value)});
   }
   return params;
 }
@@ -48,7 +50,7 @@ nlohmann::json fix_json(std::string_view text, const LineIndex& lines, const Fix
                      {"end_column", end["column"]},
                      {"new_text", e.new_text}});
   }
-  return {{"title", fix.title}, {"preferred", fix.preferred}, {"edits", edits}};
+  return {{"title", fix.title}, {"preferred", fix.preferred}, {"edits", std::move(edits)}};
 }
 
 nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& checked,
@@ -86,7 +88,7 @@ nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& che
   nlohmann::json fixes = nlohmann::json::array();
   for (const Fix& f : d.fixes)
     fixes.push_back(fix_json(text, checked.parsed.lines, f));
-  j["fixes"] = fixes;
+  j["fixes"] = std::move(fixes);
   return j;
 }
 
@@ -124,7 +126,7 @@ nlohmann::json block_json(std::string_view text, const CheckedDocument& checked,
                         {"line", cmd.line + 1},
                         {"valid", checked.verdicts[b].command_valid[c]}});
   }
-  return {{"commands", commands},
+  return {{"commands", std::move(commands)},
           {"metadata",
            {{"start_line", block.start_line + 1},
             {"end_line",
@@ -153,7 +155,9 @@ nlohmann::json document_json(std::string_view text, const CheckedDocument& check
   nlohmann::json errors = nlohmann::json::array();
   for (const Diagnostic& d : checked.diagnostics)
     errors.push_back(diagnostic_json(text, checked, d));
-  return {{"blocks", blocks}, {"errors", errors}, {"summary", summary_json(summarize(checked))}};
+  return {{"blocks", std::move(blocks)},
+          {"errors", std::move(errors)},
+          {"summary", summary_json(summarize(checked))}};
 }
 
 } // namespace blockls

@@ -30,6 +30,18 @@ struct ParseContext {
 
 class LineIndex;
 
+// A parameter value of the open block whose lines are still arriving (see
+// DocumentParser::open_value): what `blockls stream` reports as value_chunk events. Its value
+// so far is the text of `lines` with each "\r\n" read as "\n", plus "\n" when
+// `final_break`; the value the block ends up with begins with it.
+struct OpenValue {
+  uint32_t command = 0;   // index of its command in the open block
+  std::string_view param; // the parameter's name as written (valid until the parse goes on)
+  uint32_t line = 0;      // 0-based: the line the parameter will have (Parameter::line)
+  ByteRange lines;        // from its first line's start to the end of its last complete line's text
+  bool final_break = false; // the value ends with a line break after its last line
+};
+
 // Told of each block of a one-shot parse (parse_document) as soon as the parse has closed it,
 // in block order: a closed block does not change any more. A later step that reads every block
 // (catalog validation) can so do its work while the block is still in the cache.

@@ -46,6 +46,9 @@ public:
   bool can_yield() const { return false; } // the body is content up to the marker
   void yield_to_foreign_start(const LineRef&, ParseContext&) {}
   bool pending() const { return false; }
+  std::optional<OpenValue> open_value(const ParsedDocument& doc) const {
+    return parser_.open_value(doc);
+  }
   void finish(ParseContext& ctx, uint32_t line_count) { parser_.finish(ctx, line_count); }
   uint32_t snapshot() const { return 0; } // the paths written are read from the blocks
   void restore(uint32_t, std::string_view text, const std::vector<Block>& earlier, size_t count) {

@@ -10,6 +10,7 @@
 #include "grammar/shell_heredoc.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,16 @@ public:
       block_range.end = last_end;
     }
     return more;
+  }
+
+  // The body so far as the `content` value (see OpenValue): its lines plus a final break.
+  std::optional<OpenValue> open_value(const ParsedDocument& doc) const {
+    if (block_ < 0 || body_begin_ == npos) return std::nullopt;
+    return OpenValue{0,
+                     "content",
+                     doc.blocks[static_cast<size_t>(block_)].start_line,
+                     {body_begin_, body_end_},
+                     true};
   }
 
 private:

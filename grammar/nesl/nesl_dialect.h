@@ -56,6 +56,8 @@ public:
     parser_.yield_to_foreign_start(line, ctx);
   }
   bool pending() const { return parser_.pending(); }
+  // The open heredoc value (see OpenValue): its body lines, joined without a final break.
+  std::optional<OpenValue> open_value(const ParsedDocument&) const { return parser_.open_value(); }
   void finish(ParseContext& ctx, uint32_t line_count) { parser_.finish(ctx, line_count); }
   // The document's line break as learnt from its first line: 0 unknown, 1 LF, 2 CRLF.
   uint32_t snapshot() const { return parser_.newline_state(); }

@@ -9,6 +9,7 @@
 #include "grammar/syntax_code.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,11 @@ public:
   void expect_text_bytes(size_t bytes) { seen_ids_.reserve(bytes / 1024); }
   // Inside a heredoc of an open block, and where that block's range is.
   bool in_heredoc_body() const { return state_ == State::in_heredoc && nl_known_ && block_ >= 0; }
+  // The heredoc value whose body lines are arriving, if any (one command per block: 0).
+  std::optional<OpenValue> open_value() const {
+    if (state_ != State::in_heredoc || block_ < 0 || body_begin_ == npos) return std::nullopt;
+    return OpenValue{0, heredoc_key_, heredoc_line_, {body_begin_, body_end_}, false};
+  }
   // In an open block, outside heredocs.
   bool in_assignments() const { return state_ == State::in_block && nl_known_ && block_ >= 0; }
   // on_line() for the block's exact end marker (its era, its id) when in_assignments() and

@@ -247,6 +247,16 @@ public:
 
   ParsedDocument& doc() { return doc_; }
   const ParsedDocument& doc() const { return doc_; }
+  // The open block's value whose lines are arriving, when its grammar knows value lines (an
+  // optional `open_value(doc)`, see OpenValue).
+  std::optional<OpenValue> open_value() const {
+    std::optional<OpenValue> value;
+    for_each_grammar(grammars_, [&](const auto& g) {
+      if constexpr (requires { g.open_value(doc_); })
+        if (!value && g.in_block()) value = g.open_value(doc_);
+    });
+    return value;
+  }
   // A hint for a one-shot parse: the text has `bytes` bytes. Blocks and resume points get
   // room for one block per 640 bytes (a transcript dense with blocks has about one per 700),
   // so that their vectors are not moved as they grow.
@@ -602,13 +612,15 @@ void route_lines(std::string_view text, LineRouter& router, Cursor& lines) {
 
 // Routes the complete lines of `text` from `from` (the start of line `*line_number`, the last
 // line `lines` holds) on, 32 KiB at a time: records the line starts of a stretch in `lines`,
-// then routes its lines while the stretch is still in the cache. Lowers `*non_ascii` to the
-// first byte >= 0x80 from `from` on; returns the start of the incomplete last line and sets
-// `*line_number` to its number.
-size_t route_complete_lines(std::string_view text, size_t from, uint32_t* line_number,
-                            LineRouter& router, LineIndex& lines, size_t* non_ascii) {
+// then routes its lines while the stretch is still in the cache. `indexed` (>= `from`): the
+// bytes before it are in `lines` already (a streaming parse has indexed its incomplete last
+// line before: it is not scanned again). Lowers `*non_ascii` to the first byte >= 0x80 from
+// `indexed` on; returns the start of the incomplete last line and sets `*line_number` to its
+// number.
+size_t route_complete_lines(std::string_view text, size_t from, size_t indexed,
+                            uint32_t* line_number, LineRouter& router, LineIndex& lines,
+                            size_t* non_ascii) {
   constexpr size_t kStretch = 32 * 1024; // fits the L1 data cache (48 KiB here), with its starts
-  size_t indexed = from;                 // bytes before this one are in `lines`
   size_t routed = from;                  // the start of the first line not routed
   uint32_t number = *line_number;
   while (indexed < text.size()) {
@@ -658,9 +670,10 @@ DocumentParser& DocumentParser::operator=(DocumentParser&&) noexcept = default;
 void DocumentParser::feed(std::string_view chunk) {
   State& s = *state_;
   if (s.finished || chunk.empty()) return;
+  const size_t indexed = s.text.size(); // the incomplete last line is indexed already
   s.text.append(chunk);
-  s.consumed =
-      route_complete_lines(s.text, s.consumed, &s.line_number, s.router, s.lines, &s.non_ascii);
+  s.consumed = route_complete_lines(s.text, s.consumed, indexed, &s.line_number, s.router, s.lines,
+                                    &s.non_ascii);
 }
 
 ParsedDocument DocumentParser::finish() {
@@ -680,6 +693,15 @@ const std::string& DocumentParser::text() const {
 
 const std::vector<Block>& DocumentParser::blocks_so_far() const {
   return state_->router.doc().blocks;
+}
+
+const std::vector<Diagnostic>& DocumentParser::diagnostics_so_far() const {
+  return state_->router.doc().diagnostics;
+}
+
+std::optional<OpenValue> DocumentParser::open_value() const {
+  if (state_->finished) return std::nullopt;
+  return state_->router.open_value();
 }
 
 const std::vector<ResumePoint>& DocumentParser::resume_points_so_far() const {
@@ -724,7 +746,7 @@ ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   lines.reserve(text.size() / 24 + 2);
   router.observe_with(lines);
   size_t non_ascii = std::string_view::npos;
-  const size_t rest = route_complete_lines(text, 0, &line_number, router, lines, &non_ascii);
+  const size_t rest = route_complete_lines(text, 0, 0, &line_number, router, lines, &non_ascii);
   route_last_line(text, rest, line_number, router);
   ParsedDocument doc = router.finish(text, lines.line_count());
   lines.set_ascii_prefix(std::min(non_ascii, text.size()));

@@ -30,10 +30,15 @@ public:
   // Everything fed so far (the buffer the result's ranges refer to).
   const std::string& text() const;
   // What the parse has found so far, for callers that report blocks as they close (`blockls
-  // stream`): the blocks opened (the last may still be open and grow), and the resume points,
-  // each recorded where no block is open or pending any more — the blocks before one are final.
+  // stream`): the blocks opened (the last may still be open and grow), the syntax diagnostics
+  // in the order found, and the resume points, each recorded where no block is open or
+  // pending any more — the blocks before one, and the diagnostics it counts, are final.
   const std::vector<Block>& blocks_so_far() const;
+  const std::vector<Diagnostic>& diagnostics_so_far() const;
   const std::vector<ResumePoint>& resume_points_so_far() const;
+  // The value of the open block whose lines are arriving, for the dialects whose grammar
+  // knows value lines (NESL heredoc values, heredoc bodies); nullopt otherwise.
+  std::optional<OpenValue> open_value() const;
 
 private:
   struct State;

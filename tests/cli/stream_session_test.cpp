@@ -9,7 +9,9 @@
 #include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace blockls;
@@ -128,4 +130,148 @@ TEST_CASE("stream: a block's block_end is emitted when its closing line is fed",
   CHECK(events == std::vector<std::string>{"block_start", "block_end", "block_start", "block_end"});
   CHECK(session.finish() == 0);
   CHECK(events.back() == "done");
+}
+
+TEST_CASE("stream: errors outside blocks come in check's order among the blocks", "[cli][stream]") {
+  // Two broken blocks with invalid UTF-8 in the prose between them, settled together (one
+  // chunk) and apart (byte at a time): the `error` event comes between the two block_ends.
+  const std::string broken = "#!nesl [@three-char-SHA-256: k1w]\naction = \"file_wirte\"\n"
+                             "path = \"a.txt\"\ncontent = \"hi\"\n#!end_k1w\n";
+  test::NamedInput input{"utf8-between-blocks",
+                         broken + "caf\xff in prose\n" +
+                             "#!nesl [@three-char-SHA-256: x2y]\naction = \"file_wirte\"\n"
+                             "path = \"b.txt\"\ncontent = \"hi\"\n#!end_x2y\nafter\n"};
+  require_same_as_check(input, {});
+  std::vector<size_t> cuts;
+  for (size_t at = 1; at < input.text.size(); ++at)
+    cuts.push_back(at);
+  require_same_as_check(input, cuts);
+  std::vector<std::string> events;
+  cli::StreamSession session({}, [&](const json& e) { events.push_back(e.at("event")); });
+  session.feed(input.text);
+  session.finish();
+  CHECK(events == std::vector<std::string>{"block_start", "block_start", "block_end", "error",
+                                           "block_end", "done"});
+  // Invalid UTF-8 inside a block, which check lists among the block's errors (the fuzzer's
+  // find): it comes in the block's block_end, where check lists it.
+  test::NamedInput inside{"utf8-inside-block",
+                          "#!nesl [@three-char-SHA-256: abc]\ncount = 2\n#!end\xaf"
+                          "abc"};
+  require_same_as_check(inside, {});
+  cuts.clear();
+  for (size_t at = 1; at < inside.text.size(); ++at)
+    cuts.push_back(at);
+  require_same_as_check(inside, cuts);
+}
+
+TEST_CASE("stream: on_block_end sees each block right after its block_end, as check does",
+          "[cli][stream]") {
+  Rng rng(0xb10c);
+  size_t hooked = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    std::vector<json> ended;
+    size_t calls = 0;
+    cli::StreamSession session({}, [&](const json& e) {
+      if (e.at("event") == "block_end") ended.push_back(e.at("block"));
+    });
+    session.set_on_block_end(
+        [&](std::string_view text, const CheckedDocument& checked, size_t block) {
+          // Called once per block_end, right after it; the block and its positions are those of
+          // `text`, so rendering them gives the event's block.
+          REQUIRE(block < checked.parsed.blocks.size());
+          REQUIRE(checked.parsed.blocks[block].range.end <= text.size());
+          REQUIRE(text == std::string_view(input.text).substr(0, text.size()));
+          ++calls;
+          REQUIRE(calls == ended.size());
+          REQUIRE(block_json(text, checked, block) == ended.back());
+        });
+    for (size_t at = 0; at < input.text.size();) {
+      const size_t n = rng.below(200) + 1;
+      session.feed(std::string_view(input.text).substr(at, n));
+      at += n;
+    }
+    session.finish();
+    INFO(input.name);
+    REQUIRE(calls == ended.size());
+    hooked += calls;
+  }
+  CHECK(hooked > 100);
+}
+
+TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end gives",
+          "[cli][stream]") {
+  Rng rng(0xc4a1);
+  size_t values = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    for (int round = 0; round < 2; ++round) {
+      // (block, command, param, line) -> the texts of its value_chunk events, in order.
+      std::map<std::tuple<size_t, size_t, std::string, size_t>, std::string> streamed;
+      std::vector<json> blocks;
+      size_t starts = 0;
+      cli::StreamSession session({}, [&](const json& e) {
+        const std::string event = e.at("event");
+        if (event == "block_start") {
+          ++starts;
+          REQUIRE(e.at("partial") == true);
+        } else if (event == "value_chunk") {
+          // A chunk belongs to the block started last, which is still open.
+          REQUIRE(starts > blocks.size());
+          REQUIRE(e.at("partial") == true);
+          REQUIRE(!e.at("text").get<std::string>().empty());
+          streamed[{starts - 1, e.at("command").get<size_t>(), e.at("param").get<std::string>(),
+                    e.at("line").get<size_t>()}] += e.at("text").get<std::string>();
+        } else if (event == "block_end") {
+          REQUIRE(!e.contains("partial"));
+          blocks.push_back(e.at("block"));
+        }
+      });
+      const bool bytes = round == 0 && input.text.size() <= 4096;
+      for (size_t at = 0; at < input.text.size();) {
+        const size_t n = bytes ? 1 : rng.below(48) + 1;
+        session.feed(std::string_view(input.text).substr(at, n));
+        at += n;
+      }
+      session.finish();
+      INFO(input.name << (bytes ? " byte at a time" : " in random chunks"));
+      for (const auto& [key, text] : streamed) {
+        const auto& [b, c, param, line] = key;
+        INFO("block " << b << ", command " << c << ", " << param << " (line " << line << ")");
+        REQUIRE(b < blocks.size());
+        const json& params = blocks[b]["commands"][c]["params"];
+        // A value whose heredoc never closed may be no parameter at all (see docs/stream.md).
+        if (!params.contains(param) || !params[param].is_string()) continue;
+        REQUIRE(text == params[param].get<std::string>());
+        ++values;
+      }
+    }
+  }
+  CHECK(values > 50);
+}
+
+TEST_CASE("stream: a heredoc's body and a NESL heredoc value stream line by line",
+          "[cli][stream]") {
+  std::vector<json> chunks;
+  cli::StreamSession session({}, [&](const json& e) {
+    if (e.at("event") == "value_chunk") chunks.push_back(e);
+  });
+  session.feed("cat > a.txt << 'EOF'\nline one\n");
+  session.feed("line two\r\nEO");
+  REQUIRE(chunks.size() == 2);
+  CHECK(chunks[0] == json{{"event", "value_chunk"},
+                          {"line", 1},
+                          {"command", 0},
+                          {"param", "content"},
+                          {"text", "line one\n"},
+                          {"partial", true}});
+  CHECK(chunks[1].at("text") == "line two\n");
+  session.feed("F\n#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\npath = \"b\"\n"
+               "content = <<'EOT_k1w'\nfirst\n");
+  REQUIRE(chunks.size() == 3);
+  CHECK(chunks[2].at("text") == "first");
+  CHECK(chunks[2].at("line") == 8);
+  CHECK(chunks[2].at("param") == "content");
+  session.feed("second\nEOT_k1w\n#!end_k1w\n");
+  REQUIRE(chunks.size() == 4);
+  CHECK(chunks[3].at("text") == "\nsecond");
+  CHECK(session.finish() == 0);
 }
