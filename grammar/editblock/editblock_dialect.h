@@ -57,6 +57,9 @@ public:
   bool can_yield() const { return false; } // SEARCH and REPLACE text is content
   void yield_to_foreign_start(const LineRef&, ParseContext&) {}
   bool pending() const { return false; }
+  std::optional<OpenValue> open_value(const ParsedDocument& doc) const {
+    return parser_.open_value(doc);
+  }
   void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
   uint32_t snapshot() const { return 0; } // the path to reuse is read from the blocks
   void restore(uint32_t, std::string_view text, const std::vector<Block>& earlier, size_t count) {

@@ -70,6 +70,20 @@ public:
     return more;
   }
 
+  // The REPLACE text whose lines are arriving (see OpenValue): its lines with their breaks, as
+  // close_block() gives them (`content` for a REPLACE without SEARCH: an append). Not the
+  // SEARCH text: its parameter exists only once the block closes, so what a SEARCH streamed
+  // could not be completed where the REPLACE begins (and it is the short one).
+  std::optional<OpenValue> open_value(const ParsedDocument& doc) const {
+    if (block_ < 0 || part_ != Part::replace || replace_begin_ == npos || replace_end_ == npos)
+      return std::nullopt;
+    return OpenValue{0,
+                     search_begin_ == npos ? "content" : "new_text",
+                     doc.blocks[static_cast<size_t>(block_)].start_line,
+                     {replace_begin_, replace_end_},
+                     false};
+  }
+
 private:
   static constexpr size_t npos = std::string_view::npos;
   enum class Part : uint8_t { search, replace };

@@ -124,7 +124,10 @@ void ReplacerParser::on_line(const LineRef& line, ParseContext& ctx) {
     s.text_end = line.end;
     const bool blank = replacer::is_blank(line.text);
     s.whitespace_only = s.whitespace_only && blank;
-    if (!blank) s.content_next = line.next;
+    if (!blank) {
+      s.content_next = line.next;
+      s.content_end = line.end;
+    }
     return;
   }
   }

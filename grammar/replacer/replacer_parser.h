@@ -11,6 +11,7 @@
 #include "grammar/replacer/replacer_line.h"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace blockls {
@@ -40,7 +41,7 @@ public:
   template <typename Cursor, typename FenceCloses>
   bool take_run_lines(Cursor& lines, std::string_view text, ByteRange& block_range,
                       FenceCloses&& fence_closes) {
-    size_t first = npos, last_end = npos, content_next = npos;
+    size_t first = npos, last_end = npos, content_next = npos, content_end = npos;
     bool more = true;
     for (;;) {
       const size_t b = lines.begin(), e = lines.end();
@@ -48,8 +49,10 @@ public:
       if (fence_closes(b, e)) break;
       if (first == npos) first = b;
       last_end = e;
-      if (!replacer::is_blank(std::string_view(text.data() + b, e - b)))
+      if (!replacer::is_blank(std::string_view(text.data() + b, e - b))) {
         content_next = lines.next();
+        content_end = e;
+      }
       if (!lines.advance()) {
         more = false;
         break;
@@ -62,10 +65,29 @@ public:
       if (content_next != npos) {
         s.whitespace_only = false;
         s.content_next = content_next;
+        s.content_end = content_end;
       }
       block_range.end = last_end;
     }
     return more;
+  }
+
+  // The REPLACE or OVERWRITE text whose lines are arriving (see OpenValue), up to its last
+  // non-blank line: the blank lines after it may yet be dropped (a whitespace-only REPLACE is
+  // an empty one), and a section's text has no final line break. Not SEARCH text: the
+  // parameters exist only once the edit closes, so a SEARCH's stream could not be completed
+  // where the REPLACE begins. An OVERWRITE is a value only without SEARCH or REPLACE sections.
+  std::optional<OpenValue> open_value() const {
+    if (block_ < 0 || (part_ != Part::replace && part_ != Part::overwrite)) return std::nullopt;
+    if (part_ == Part::overwrite && (search_.seen || replace_.seen)) return std::nullopt;
+    if (part_ == Part::replace && replace_orphan_) return std::nullopt;
+    const Section& s = part_ == Part::replace ? replace_ : overwrite_;
+    if (s.first == npos || s.content_end == npos) return std::nullopt;
+    return OpenValue{0,
+                     part_ == Part::replace ? "new_text" : "content",
+                     s.marker_line,
+                     {s.first, s.content_end},
+                     false};
   }
 
 private:
@@ -80,6 +102,7 @@ private:
     size_t text_end = 0;         // end of its last line's text (before the break)
     bool whitespace_only = true; // every line is blank
     size_t content_next = npos;  // first byte after its last non-blank line
+    size_t content_end = npos;   // end of its last non-blank line's text
     uint32_t marker_line = 0;    // 0-based line of the marker
     size_t marker_begin = 0;     // first byte of the marker line
     size_t marker_end = 0;       // end of the marker line's text
