@@ -64,7 +64,7 @@ TEST_CASE("SEARCH_NOT_FOUND on an edit: the closest region as a fix makes it app
   const std::vector<Diagnostic> ds = check_in(text, root);
   const Diagnostic* d = find_code(ds, "SEARCH_NOT_FOUND");
   REQUIRE(d);
-  CHECK(d->line == 3); // on the edit's SEARCH text (0-based)
+  CHECK(d->line == 3);                                  // on the edit's SEARCH text (0-based)
   CHECK(d->message == "SEARCH text not found in a.py"); // Aider's words, not the catalog's
   REQUIRE(!d->fixes.empty());
   std::string fixed;
