@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blockls {
 
@@ -45,8 +46,11 @@ std::optional<Dialect> find_dialect(std::string_view name);
 // The set named by a comma-separated list (`telt,nesl`; aliases such as `sham` allowed), or
 // nullopt with `*error` naming the first unknown entry and listing the known names.
 std::optional<DialectSet> parse_dialect_set(std::string_view list, std::string* error);
-// The same, for a list given as separate names (the LSP setting is a JSON array).
-std::optional<DialectSet> parse_dialect_set(std::span<const std::string> names, std::string* error);
+// The set of the known names among `names` (the LSP setting is a JSON array: an unknown name
+// is reported there, the known ones still count); each unknown one adds its message ("unknown
+// dialect 'x' (known: telt, nesl, ...)") to `unknown`.
+DialectSet read_dialect_names(std::span<const std::string> names,
+                              std::vector<std::string>* unknown);
 
 // The registered dialect names joined by `separator` ("telt, nesl"), for messages and help.
 std::string dialect_names(std::string_view separator);

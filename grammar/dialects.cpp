@@ -23,16 +23,14 @@ std::string dialect_names(std::string_view separator) {
   return out;
 }
 
-std::optional<DialectSet> parse_dialect_set(std::span<const std::string> names,
-                                            std::string* error) {
+DialectSet read_dialect_names(std::span<const std::string> names,
+                              std::vector<std::string>* unknown) {
   DialectSet set = DialectSet::none();
   for (const std::string& name : names) {
-    const std::optional<Dialect> d = find_dialect(name);
-    if (!d) {
-      *error = "unknown dialect '" + name + "' (known: " + dialect_names(", ") + ")";
-      return std::nullopt;
-    }
-    set.insert(*d);
+    if (const std::optional<Dialect> d = find_dialect(name))
+      set.insert(*d);
+    else
+      unknown->push_back("unknown dialect '" + name + "' (known: " + dialect_names(", ") + ")");
   }
   return set;
 }
@@ -47,7 +45,13 @@ std::optional<DialectSet> parse_dialect_set(std::string_view list, std::string* 
     names.emplace_back(list.substr(pos, end - pos));
     pos = end + 1;
   }
-  return parse_dialect_set(names, error);
+  std::vector<std::string> unknown;
+  const DialectSet set = read_dialect_names(names, &unknown);
+  if (!unknown.empty()) {
+    *error = unknown.front();
+    return std::nullopt;
+  }
+  return set;
 }
 
 bool repairs_search(Dialect dialect) {

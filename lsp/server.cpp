@@ -85,14 +85,10 @@ void read_settings(const json& raw, Settings* settings, std::vector<std::string>
   const json& s = raw.contains("blockls") && raw["blockls"].is_object() ? raw["blockls"] : raw;
   if (auto it = s.find("dialects"); it != s.end()) {
     // Every name is read: an unknown one is reported, the known ones still count.
-    settings->dialects = DialectSet::none();
-    for (const std::string& d : string_list(*it, "dialects", problems)) {
-      if (const std::optional<Dialect> dialect = find_dialect(d))
-        settings->dialects.insert(*dialect);
-      else
-        problems->push_back("dialects: unknown dialect '" + d + "' (known: " + dialect_names(", ") +
-                            ")");
-    }
+    std::vector<std::string> unknown;
+    settings->dialects = read_dialect_names(string_list(*it, "dialects", problems), &unknown);
+    for (const std::string& message : unknown)
+      problems->push_back("dialects: " + message);
   }
   if (auto it = s.find("allowedRoots"); it != s.end()) {
     settings->allowed_roots.clear();

@@ -53,6 +53,15 @@ TEST_CASE("dialect sets are parsed from the registered names and aliases", "[dia
   CHECK(*all == DialectSet::all());
   CHECK_FALSE(parse_dialect_set("telt,klingon", &error));
   CHECK(error == "unknown dialect 'klingon' (known: " + dialect_names(", ") + ")");
+  // The LSP setting's reading: the known names count, each unknown one is reported.
+  std::vector<std::string> unknown;
+  const std::vector<std::string> names = {"telt", "klingon", "sham", "vulcan"};
+  const DialectSet some = read_dialect_names(names, &unknown);
+  CHECK(some.contains(Dialect::telt));
+  CHECK(some.contains(*find_dialect("sham")));
+  CHECK_FALSE(some.contains(Dialect::xml));
+  REQUIRE(unknown.size() == 2);
+  CHECK(unknown[1] == "unknown dialect 'vulcan' (known: " + dialect_names(", ") + ")");
 }
 
 TEST_CASE("the check command's --dialects accepts every registered dialect and alias",
