@@ -104,16 +104,8 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   }
 
   Summary total;
-  for (const Checked& c : done) {
-    const Summary s = summarize(c.result);
-    total.blocks_parsed += s.blocks_parsed;
-    total.blocks_valid += s.blocks_valid;
-    total.commands_found += s.commands_found;
-    total.commands_valid += s.commands_valid;
-    total.errors += s.errors;
-    total.warnings += s.warnings;
-    total.infos += s.infos;
-  }
+  for (const Checked& c : done)
+    total += summarize(c.result);
 
   if (request.format == "json") {
     // Each file's JSON is built on its own thread, then put in order.

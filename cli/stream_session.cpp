@@ -21,16 +21,6 @@ nlohmann::json block_start_event(const Block& block) {
           {"partial", true}};
 }
 
-void add(Summary& to, const Summary& s) {
-  to.blocks_parsed += s.blocks_parsed;
-  to.blocks_valid += s.blocks_valid;
-  to.commands_found += s.commands_found;
-  to.commands_valid += s.commands_valid;
-  to.errors += s.errors;
-  to.warnings += s.warnings;
-  to.infos += s.infos;
-}
-
 } // namespace
 
 StreamSession::StreamSession(CheckOptions options, std::function<void(const nlohmann::json&)> emit)
@@ -177,7 +167,7 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
     emit_(event);
     if (on_block_end_) on_block_end_(text, checked, b);
   }
-  add(summary_, summarize(checked));
+  summary_ += summarize(checked);
   lines_ = std::move(checked.parsed.lines); // back for the next part
 }
 

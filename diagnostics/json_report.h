@@ -34,6 +34,17 @@ nlohmann::json command_params_json(std::string_view text, const Block& block,
 struct Summary {
   size_t blocks_parsed = 0, blocks_valid = 0, commands_found = 0, commands_valid = 0;
   size_t errors = 0, warnings = 0, infos = 0;
+  // Adds another document's counts (a summary over many files, or over a stream's parts).
+  Summary& operator+=(const Summary& s) {
+    blocks_parsed += s.blocks_parsed;
+    blocks_valid += s.blocks_valid;
+    commands_found += s.commands_found;
+    commands_valid += s.commands_valid;
+    errors += s.errors;
+    warnings += s.warnings;
+    infos += s.infos;
+    return *this;
+  }
 };
 Summary summarize(const CheckedDocument& checked);
 // document_json's `summary` object.
