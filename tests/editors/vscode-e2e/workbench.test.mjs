@@ -213,9 +213,14 @@ async function blockStatus() {
   return m ? { valid: Number(m[1]), invalid: Number(m[2]) } : undefined;
 }
 // The code lens above `line` (1-based), found by its position against the line-number gutter.
-async function lensAbove(line) {
+// The cursor goes to the line once, then the DOM is polled without touching the editor: VS Code's
+// code lens controller cancels its pending (debounced) lens request whenever the editor text loses
+// focus, and every Ctrl+G does that, so re-running goTo in the poll could starve the request.
+// Returns the lens text once it equals `expected`, else the last text seen when `ms` runs out.
+async function lensAbove(line, expected, ms) {
   await goTo(line);
-  return page.evaluate((want) => {
+  let seen;
+  const read = () => page.evaluate((want) => {
     const num = [...document.querySelectorAll('.editor-instance .margin-view-overlays .line-numbers')].find((e) => e.textContent.trim() === String(want));
     if (!num) return undefined;
     const top = num.getBoundingClientRect().top;
@@ -226,6 +231,17 @@ async function lensAbove(line) {
     }
     return best?.text;
   }, line);
+  return waitFor(`the code lens above line ${line}`, async () => ((seen = await read()) === expected ? seen : undefined), ms)
+    .catch(() => seen);
+}
+// On a failed lens check: what the editor shows (lenses, line numbers) and what the server was asked.
+async function dumpLenses(line) {
+  const seen = await page.evaluate(() => ({
+    lenses: [...document.querySelectorAll('.editor-instance .codelens-decoration')].map((e) => `${Math.round(e.getBoundingClientRect().top)}:${e.innerText.trim()}`),
+    lines: [...document.querySelectorAll('.editor-instance .margin-view-overlays .line-numbers')].map((e) => `${e.textContent.trim()}@${Math.round(e.getBoundingClientRect().top)}`),
+  })).catch((e) => ({ error: String(e) }));
+  const asked = outputLog().split('\n').filter((l) => /codeLens|cancelRequest|refresh/.test(l));
+  console.log(`  (line ${line}) editor: ${JSON.stringify(seen)}\n  server traffic: ${asked.slice(-12).join(' | ')}`);
 }
 async function problemsRows() {
   return page.$$eval('.markers-panel .monaco-list-row', (rows) => rows.map((r) => r.innerText.replace(/\s+/g, ' ').trim()));
@@ -291,8 +307,8 @@ async function main() {
   // 3. Code lenses and the status item (before the Problems panel takes the editor's room).
   for (const b of all.blocks) {
     const want = b.errors === 0 ? `▶ Apply block (${b.actions} action${b.actions === 1 ? '' : 's'})` : `✗ ${b.errors} error${b.errors === 1 ? '' : 's'}`;
-    const got = await waitFor(`the code lens above line ${b.line}`, () => lensAbove(b.line), 15000).catch(() => undefined);
-    check(got === want, `code lens above line ${b.line}: ${got} (want ${want})`);
+    const got = await lensAbove(b.line, want, 15000).catch(() => undefined);
+    if (!check(got === want, `code lens above line ${b.line}: ${got} (want ${want})`)) await dumpLenses(b.line);
   }
   const st = await waitFor('the status item', blockStatus);
   check(st.valid === all.valid && st.invalid === all.invalid, `status item: ${st.valid} valid ${st.invalid} invalid`);
