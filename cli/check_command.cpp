@@ -108,20 +108,27 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     total += summarize(c.result);
 
   if (request.format == "json") {
-    // Each file's JSON is built on its own thread, then put in order.
-    std::vector<nlohmann::json> built(done.size());
-    for_each_parallel(done.size(), request.jobs, [&](size_t i) {
-      const Checked& c = done[i];
-      built[i] = document_json(c.file.text, c.result,
-                               request.catalog ? *request.catalog : ActionCatalog::builtin());
-      built[i]["path"] = display_path(c.file.path);
-    });
-    nlohmann::json files = nlohmann::json::array();
-    for (nlohmann::json& j : built)
-      files.push_back(std::move(j));
-    for (const auto& [path, message] : failed)
-      files.push_back({{"path", path}, {"io_error", message}});
-    out << dump_json(nlohmann::json{{"files", files}}, 2) << '\n';
+    // Written straight to text (no JSON objects in between) and out a megabyte at a time.
+    const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
+    std::string text;
+    JsonWriter w(&text, 2);
+    w.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
+    w.begin_object();
+    w.key("files");
+    w.begin_array();
+    for (const Checked& c : done) {
+      const std::string path = display_path(c.file.path);
+      write_document(w, c.file.text, c.result, catalog, path);
+    }
+    for (const auto& [path, message] : failed) {
+      w.begin_object();
+      w.field("io_error", message);
+      w.field("path", path);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    out << text << '\n';
   } else if (request.format == "feedback") {
     // For the model: one section per file when there are several.
     for (const Checked& c : done) {

@@ -20,11 +20,11 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
   options.parse.dialects = request.dialects;
   options.catalog = request.catalog;
   // One event per line, flushed at once: the reader acts on a block as soon as it closes.
-  const auto write_event = [&out](const nlohmann::json& event) {
-    out << dump_json(event) << '\n';
+  const auto write_line = [&out](std::string_view line) {
+    out << line << '\n';
     out.flush();
   };
-  StreamSession session(options, write_event);
+  StreamSession session(options, [&](const StreamEvent& event) { write_line(event.json); });
   std::unique_ptr<StreamApplier> applier;
   if (request.apply) {
     if (request.apply_options.root.empty()) {
@@ -36,7 +36,7 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
     // Each block right after its block_end: applied (or skipped) before the next byte is read.
     session.set_on_block_end(
         [&](std::string_view text, const CheckedDocument& checked, size_t block) {
-          write_event(applier->apply_block(text, checked, block));
+          write_line(dump_json(applier->apply_block(text, checked, block)));
         });
   } else if (const ApplyRequest& o = request.apply_options; !o.root.empty() || o.dry_run ||
                                                             o.allow_exec || !o.deny.empty() ||

@@ -11,19 +11,8 @@
 #include <utility>
 
 namespace blockls::cli {
-namespace {
 
-nlohmann::json block_start_event(const Block& block) {
-  return {{"event", "block_start"},
-          {"dialect", dialect_name(block.dialect)},
-          {"line", block.start_line + 1},
-          {"block_id", block.id.empty() ? nlohmann::json(nullptr) : nlohmann::json(block.id)},
-          {"partial", true}};
-}
-
-} // namespace
-
-StreamSession::StreamSession(CheckOptions options, std::function<void(const nlohmann::json&)> emit)
+StreamSession::StreamSession(CheckOptions options, Emit emit)
     : options_(std::move(options)), emit_(std::move(emit)), parser_(options_.parse) {
   options_.keep_parser_diagnostics = false;
   if (options_.parse.wide_line_index) lines_.widen();
@@ -39,19 +28,41 @@ void StreamSession::feed(std::string_view chunk) {
   if (!points.empty() && points.back().offset > settled_.offset) settle(points.back());
 }
 
+// Events are written as text, keys in sorted order (as dump_json wrote the nlohmann objects
+// they were before): an event costs its bytes, not a tree of allocations.
 void StreamSession::emit_starts(const std::vector<Block>& blocks) {
-  for (; started_ < blocks.size(); ++started_)
-    emit_(block_start_event(blocks[started_]));
+  for (; started_ < blocks.size(); ++started_) {
+    const Block& block = blocks[started_];
+    event_.clear();
+    JsonWriter w(&event_);
+    w.begin_object();
+    w.key("block_id");
+    if (block.id.empty())
+      w.null();
+    else
+      w.string(block.id);
+    w.field("dialect", dialect_name(block.dialect));
+    w.field("event", "block_start");
+    w.field("line", block.start_line + 1);
+    w.field("partial", true);
+    w.end_object();
+    emit_({"block_start", event_});
+  }
 }
 
-void StreamSession::emit_value_chunk(std::string text) {
+void StreamSession::emit_value_chunk(std::string_view text) {
   if (text.empty()) return;
-  emit_({{"event", "value_chunk"},
-         {"line", value_->line + 1},
-         {"command", value_->command},
-         {"param", value_->param},
-         {"text", std::move(text)},
-         {"partial", true}});
+  event_.clear();
+  JsonWriter w(&event_);
+  w.begin_object();
+  w.field("command", value_->command);
+  w.field("event", "value_chunk");
+  w.field("line", value_->line + 1);
+  w.field("param", value_->param);
+  w.field("partial", true);
+  w.field("text", text);
+  w.end_object();
+  emit_({"value_chunk", event_});
 }
 
 void StreamSession::close_value(const std::optional<OpenValue>& open,
@@ -68,8 +79,7 @@ void StreamSession::close_value(const std::optional<OpenValue>& open,
       std::string reported = crlf_to_lf(text.substr(value_->begin, value_->end - value_->begin));
       if (value_->final_break) reported += '\n';
       const std::string_view final_value = p.value(text);
-      if (final_value.starts_with(reported))
-        emit_value_chunk(std::string(final_value.substr(reported.size())));
+      if (final_value.starts_with(reported)) emit_value_chunk(final_value.substr(reported.size()));
       break;
     }
   }
@@ -95,7 +105,7 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
   }
   value_->end = open->lines.end;
   value_->reported = true;
-  emit_value_chunk(std::move(added));
+  emit_value_chunk(added);
 }
 
 void StreamSession::settle(const ResumePoint& point) {
@@ -127,8 +137,8 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
   // when check lists it among one block's errors (invalid UTF-8 inside the block), with them.
   // So the errors of all events, in order, are check's.
   const size_t count = blocks.size();
-  std::vector<nlohmann::json> errors_of(count, nlohmann::json::array());
-  std::vector<std::vector<nlohmann::json>> loose_before(count + 1); // error events, per block_end
+  std::vector<std::vector<size_t>> errors_of(count);        // diagnostics, per block_end
+  std::vector<std::vector<size_t>> loose_before(count + 1); // error events, per block_end
   // The block of the next diagnostic that has one, from each index on (-1: none).
   std::vector<int32_t> next_block(diagnostics.size() + 1, -1);
   for (size_t i = diagnostics.size(); i-- > 0;)
@@ -138,33 +148,50 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
     const Diagnostic& d = diagnostics[i];
     if (d.dialect == Dialect::none) utf8_reported_ = true;
     if (d.block >= 0) {
-      errors_of[static_cast<size_t>(d.block)].push_back(diagnostic_json(text, checked, d));
+      errors_of[static_cast<size_t>(d.block)].push_back(i);
       previous = d.block;
       continue;
     }
     const int32_t next = next_block[i + 1];
     if (previous >= 0 && previous == next) {
-      errors_of[static_cast<size_t>(previous)].push_back(diagnostic_json(text, checked, d));
+      errors_of[static_cast<size_t>(previous)].push_back(i);
       continue;
     }
     size_t slot = static_cast<size_t>(previous + 1);
     const size_t limit = next >= 0 ? static_cast<size_t>(next) : count;
     while (slot < limit && blocks[slot].start_line <= d.line)
       ++slot;
-    loose_before[slot].push_back(diagnostic_json(text, checked, d));
+    loose_before[slot].push_back(i);
   }
   for (size_t b = 0; b <= count; ++b) {
-    for (nlohmann::json& error : loose_before[b])
-      emit_({{"event", "error"}, {"error", std::move(error)}});
+    for (size_t i : loose_before[b]) {
+      event_.clear();
+      JsonWriter w(&event_);
+      w.begin_object();
+      w.key("error");
+      write_diagnostic(w, text, checked, diagnostics[i]);
+      w.field("event", "error");
+      w.end_object();
+      emit_({"error", event_});
+    }
     if (b == count) break;
-    nlohmann::json event = {{"event", "block_end"},
-                            {"block", block_json(text, checked, b, catalog)},
-                            {"errors", std::move(errors_of[b])}};
+    event_.clear();
+    JsonWriter w(&event_);
+    w.begin_object();
+    w.key("block");
+    write_block(w, text, checked, b, catalog);
+    w.key("errors");
+    w.begin_array();
+    for (size_t i : errors_of[b])
+      write_diagnostic(w, text, checked, diagnostics[i]);
+    w.end_array();
+    w.field("event", "block_end");
     // What to tell the model about a broken block (the corrected block, when the fixes make one).
     if (!checked.verdicts[b].valid)
       if (std::string feedback = block_feedback(text, checked, b); !feedback.empty())
-        event["feedback"] = std::move(feedback);
-    emit_(event);
+        w.field("feedback", feedback);
+    w.end_object();
+    emit_({"block_end", event_});
     if (on_block_end_) on_block_end_(text, checked, b);
   }
   summary_ += summarize(checked);
@@ -185,7 +212,14 @@ size_t StreamSession::finish() {
     if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
   rest.resume_points.clear();
   check_and_emit(text, std::move(rest), settled_.offset);
-  emit_({{"event", "done"}, {"summary", summary_json(summary_)}});
+  event_.clear();
+  JsonWriter w(&event_);
+  w.begin_object();
+  w.field("event", "done");
+  w.key("summary");
+  write_summary(w, summary_);
+  w.end_object();
+  emit_({"done", event_});
   return summary_.errors;
 }
 

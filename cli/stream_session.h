@@ -9,15 +9,23 @@
 #include "grammar/router/document_parser.h"
 
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace blockls::cli {
 
+// One event: its type ("block_start", "value_chunk", "block_end", "error", "done") and the event
+// as one line of JSON (no line break). Both are valid during the emit call only.
+struct StreamEvent {
+  std::string_view type;
+  std::string_view json;
+};
+
 class StreamSession {
 public:
+  using Emit = std::function<void(const StreamEvent& event)>;
+
   // Called right after each block_end is emitted: `block` indexes `checked.parsed.blocks`, and
   // the positions in `checked` are those of `text` (the transcript from its start up to the
   // end of the part that was checked). Both are valid during the call only.
@@ -25,7 +33,7 @@ public:
       std::function<void(std::string_view text, const CheckedDocument& checked, size_t block)>;
 
   // `emit` receives each event as it is known.
-  StreamSession(CheckOptions options, std::function<void(const nlohmann::json&)> emit);
+  StreamSession(CheckOptions options, Emit emit);
 
   void set_on_block_end(BlockEndHook hook) { on_block_end_ = std::move(hook); }
 
@@ -54,7 +62,7 @@ private:
   // has added.
   void close_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks);
   void stream_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks);
-  void emit_value_chunk(std::string text);
+  void emit_value_chunk(std::string_view text);
   // Checks the part of the text between the last settled resume point and `point` (every
   // block before it is final) and emits its blocks and errors.
   void settle(const ResumePoint& point);
@@ -63,7 +71,8 @@ private:
   void check_and_emit(std::string_view text, ParsedDocument part, size_t begin);
 
   CheckOptions options_;
-  std::function<void(const nlohmann::json&)> emit_;
+  Emit emit_;
+  std::string event_; // the text of the event being written (its buffer reused)
   BlockEndHook on_block_end_;
   DocumentParser parser_;
   // The line starts of the settled text (up to settled_.offset): lent to each part's check.

@@ -4,92 +4,223 @@
 #include "diagnostics/source_view.h"
 #include "grammar/dialects.h"
 
+#include <algorithm>
+
 namespace blockls {
 namespace {
 
-nlohmann::json position_pair(const SourceView& view, size_t offset) {
+OutwardPosition position_at(const SourceView& view, size_t offset) {
   const uint32_t line = view.lines.line_of(std::min(offset, view.text.size()));
-  const OutwardPosition p = view.position(line, offset);
-  return {{"line", p.line}, {"column", p.column}};
+  return view.position(line, offset);
+}
+
+} // namespace
+
+// A command's parameters grouped by output key, in key order (as an object of nlohmann's sorts
+// them): one value -> string, repeated -> array, the values of a key in source order.
+void write_command_params(JsonWriter& w, std::string_view text, const Block& block,
+                          const Command& command) {
+  const CatalogRules& rules = dialect_info(block.dialect).catalog;
+  const std::string_view action_param = rules.action_param;
+  struct Entry {
+    std::string key;
+    std::string_view value;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(command.params.size());
+  for (const Parameter& p : command.params) {
+    if (!action_param.empty() && p.name == action_param) continue; // names the command
+    // The dialect's output key (sections: lowerCamelCase), else the name as written.
+    entries.push_back(
+        {rules.output_key ? rules.output_key(p.name) : std::string(p.name), p.value(text)});
+  }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  w.begin_object();
+  for (size_t i = 0; i < entries.size();) {
+    size_t j = i + 1;
+    while (j < entries.size() && entries[j].key == entries[i].key)
+      ++j;
+    w.key(entries[i].key);
+    if (j - i == 1) {
+      w.string(entries[i].value);
+    } else {
+      w.begin_array();
+      for (size_t k = i; k < j; ++k)
+        w.string(entries[k].value);
+      w.end_array();
+    }
+    i = j;
+  }
+  w.end_object();
+}
+
+void write_fix(JsonWriter& w, const SourceView& view, const Fix& fix) {
+  w.begin_object();
+  w.key("edits");
+  w.begin_array();
+  for (const TextEdit& e : fix.edits) {
+    const OutwardPosition start = position_at(view, e.range.begin);
+    const OutwardPosition end = position_at(view, e.range.end);
+    w.begin_object();
+    w.field("end_column", end.column);
+    w.field("end_line", end.line);
+    w.field("new_text", e.new_text);
+    w.field("start_column", start.column);
+    w.field("start_line", start.line);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("preferred", fix.preferred);
+  w.field("title", fix.title);
+  w.end_object();
+}
+
+void write_diagnostic(JsonWriter& w, std::string_view text, const CheckedDocument& checked,
+                      const Diagnostic& d) {
+  const SourceView view{text, checked.parsed.lines};
+  const OutwardPosition start = view.start_of(d);
+  const OutwardPosition end = view.end_of(d);
+  const Block* block = d.block >= 0 && static_cast<size_t>(d.block) < checked.parsed.blocks.size()
+                           ? &checked.parsed.blocks[d.block]
+                           : nullptr;
+  // The keys in sorted order, as a dump of the nlohmann object this replaced wrote them.
+  w.begin_object();
+  w.key("block_context");
+  if (block) {
+    w.begin_object();
+    w.field("block_hash", block->id);
+    w.field("commands_parsed", static_cast<uint64_t>(block->commands.size()));
+    w.key("end_line");
+    if (block->end_line)
+      w.number(*block->end_line + 1);
+    else
+      w.null();
+    w.field("start_line", block->start_line + 1);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.key("block_id");
+  if (block)
+    w.string(block->id);
+  else
+    w.null();
+  w.field("code", d.code);
+  w.field("column", start.column);
+  w.field("content", view.line_content(d.line));
+  if (d.dialect == Dialect::nesl) w.field("context", view.nesl_context(d.line)); // nesl-js's
+  w.field("context_window", view.context_window(d.line));
+  w.field("dialect", dialect_name(d.dialect));
+  w.field("end_column", end.column);
+  w.field("end_line", end.line);
+  w.field("fix_hint", d.fix_hint);
+  w.key("fixes");
+  w.begin_array();
+  for (const Fix& f : d.fixes)
+    write_fix(w, view, f);
+  w.end_array();
+  w.field("length", static_cast<uint64_t>(view.utf16_length(d.range)));
+  w.field("line_number", start.line);
+  w.field("message", d.message);
+  w.field("severity", severity_name(d.severity));
+  w.end_object();
+}
+
+void write_block(JsonWriter& w, std::string_view text, const CheckedDocument& checked, size_t b,
+                 const ActionCatalog& catalog) {
+  const Block& block = checked.parsed.blocks[b];
+  w.begin_object();
+  w.key("commands");
+  w.begin_array();
+  for (size_t c = 0; c < block.commands.size(); ++c) {
+    const Command& cmd = block.commands[c];
+    w.begin_object();
+    w.key("action");
+    if (const ActionSpec* spec = catalog.find(block.dialect, cmd.name))
+      w.string(spec->name);
+    else
+      w.null();
+    w.field("line", cmd.line + 1);
+    w.key("params");
+    write_command_params(w, text, block, cmd);
+    w.field("type", cmd.name);
+    w.field("valid", static_cast<bool>(checked.verdicts[b].command_valid[c]));
+    w.end_object();
+  }
+  w.end_array();
+  w.key("metadata");
+  w.begin_object();
+  w.field("dialect", dialect_name(block.dialect));
+  w.key("end_line");
+  if (block.end_line)
+    w.number(*block.end_line + 1);
+  else
+    w.null();
+  w.field("era", era_name(block.era));
+  w.field("hash", block.id);
+  w.field("start_line", block.start_line + 1);
+  w.field("valid", checked.verdicts[b].valid);
+  w.end_object();
+  w.end_object();
+}
+
+void write_summary(JsonWriter& w, const Summary& s) {
+  w.begin_object();
+  w.field("blocks_parsed", static_cast<uint64_t>(s.blocks_parsed));
+  w.field("blocks_valid", static_cast<uint64_t>(s.blocks_valid));
+  w.field("commands_found", static_cast<uint64_t>(s.commands_found));
+  w.field("commands_valid", static_cast<uint64_t>(s.commands_valid));
+  w.field("errors", static_cast<uint64_t>(s.errors));
+  w.field("infos", static_cast<uint64_t>(s.infos));
+  w.field("warnings", static_cast<uint64_t>(s.warnings));
+  w.end_object();
+}
+
+void write_document(JsonWriter& w, std::string_view text, const CheckedDocument& checked,
+                    const ActionCatalog& catalog, std::optional<std::string_view> path) {
+  w.begin_object();
+  w.key("blocks");
+  w.begin_array();
+  for (size_t b = 0; b < checked.parsed.blocks.size(); ++b)
+    write_block(w, text, checked, b, catalog);
+  w.end_array();
+  w.key("errors");
+  w.begin_array();
+  for (const Diagnostic& d : checked.diagnostics)
+    write_diagnostic(w, text, checked, d);
+  w.end_array();
+  if (path) w.field("path", *path);
+  w.key("summary");
+  write_summary(w, summarize(checked));
+  w.end_object();
+}
+
+namespace {
+
+// A writer's output read back: the nlohmann::json views of the reports, for the few callers
+// that edit or embed them (and tests). One writer, so the two can never disagree.
+template <typename Write> nlohmann::json as_json(Write&& write) {
+  std::string out;
+  JsonWriter w(&out);
+  write(w);
+  return nlohmann::json::parse(out);
 }
 
 } // namespace
 
 nlohmann::json command_params_json(std::string_view text, const Block& block,
                                    const Command& command) {
-  nlohmann::json params = nlohmann::json::object();
-  const CatalogRules& rules = dialect_info(block.dialect).catalog;
-  const std::string_view action_param = rules.action_param;
-  for (const Parameter& p : command.params) {
-    if (!action_param.empty() && p.name == action_param) continue; // names the command
-    std::string value(p.value(text));
-    // The dialect's output key (sections: lowerCamelCase), else the name as written.
-    std::string key = rules.output_key ? rules.output_key(p.name) : p.name;
-    // (One look-up, and the value moved in: a content parameter may be large.)
-    auto [at, added] = params.get_ref<nlohmann::json::object_t&>().try_emplace(std::move(key));
-    nlohmann::json& slot = at->second;
-    if (added)
-      slot = std::move(value);
-    else if (slot.is_array())
-      slot.push_back(std::move(value));
-    else
-      slot = nlohmann::json::array({std::move(slot), std::move(value)});
-  }
-  return params;
+  return as_json([&](JsonWriter& w) { write_command_params(w, text, block, command); });
 }
 
 nlohmann::json fix_json(std::string_view text, const LineIndex& lines, const Fix& fix) {
-  const SourceView view{text, lines};
-  nlohmann::json edits = nlohmann::json::array();
-  for (const TextEdit& e : fix.edits) {
-    const nlohmann::json start = position_pair(view, e.range.begin);
-    const nlohmann::json end = position_pair(view, e.range.end);
-    edits.push_back({{"start_line", start["line"]},
-                     {"start_column", start["column"]},
-                     {"end_line", end["line"]},
-                     {"end_column", end["column"]},
-                     {"new_text", e.new_text}});
-  }
-  return {{"title", fix.title}, {"preferred", fix.preferred}, {"edits", std::move(edits)}};
+  return as_json([&](JsonWriter& w) { write_fix(w, SourceView{text, lines}, fix); });
 }
 
 nlohmann::json diagnostic_json(std::string_view text, const CheckedDocument& checked,
                                const Diagnostic& d) {
-  const SourceView view{text, checked.parsed.lines};
-  const OutwardPosition start = view.start_of(d);
-  const OutwardPosition end = view.end_of(d);
-  nlohmann::json j = {
-      {"code", d.code},
-      {"message", d.message},
-      {"severity", severity_name(d.severity)},
-      {"line_number", start.line},
-      {"column", start.column},
-      {"end_line", end.line},
-      {"end_column", end.column},
-      {"length", view.utf16_length(d.range)},
-      {"content", std::string(view.line_content(d.line))},
-      {"context_window", view.context_window(d.line)},
-      {"fix_hint", d.fix_hint},
-      {"dialect", dialect_name(d.dialect)},
-  };
-  if (d.block >= 0 && static_cast<size_t>(d.block) < checked.parsed.blocks.size()) {
-    const Block& b = checked.parsed.blocks[d.block];
-    j["block_id"] = b.id;
-    j["block_context"] = {
-        {"start_line", b.start_line + 1},
-        {"end_line", b.end_line ? nlohmann::json(*b.end_line + 1) : nlohmann::json(nullptr)},
-        {"block_hash", b.id},
-        {"commands_parsed", b.commands.size()}};
-  } else {
-    j["block_id"] = nullptr;
-    j["block_context"] = nullptr;
-  }
-  if (d.dialect == Dialect::nesl) j["context"] = view.nesl_context(d.line); // nesl-js's window
-  nlohmann::json fixes = nlohmann::json::array();
-  for (const Fix& f : d.fixes)
-    fixes.push_back(fix_json(text, checked.parsed.lines, f));
-  j["fixes"] = std::move(fixes);
-  return j;
+  return as_json([&](JsonWriter& w) { write_diagnostic(w, text, checked, d); });
 }
 
 Summary summarize(const CheckedDocument& checked) {
@@ -115,49 +246,16 @@ Summary summarize(const CheckedDocument& checked) {
 
 nlohmann::json block_json(std::string_view text, const CheckedDocument& checked, size_t b,
                           const ActionCatalog& catalog) {
-  const Block& block = checked.parsed.blocks[b];
-  nlohmann::json commands = nlohmann::json::array();
-  for (size_t c = 0; c < block.commands.size(); ++c) {
-    const Command& cmd = block.commands[c];
-    const ActionSpec* spec = catalog.find(block.dialect, cmd.name);
-    commands.push_back({{"type", cmd.name},
-                        {"action", spec ? nlohmann::json(spec->name) : nlohmann::json(nullptr)},
-                        {"params", command_params_json(text, block, cmd)},
-                        {"line", cmd.line + 1},
-                        {"valid", checked.verdicts[b].command_valid[c]}});
-  }
-  return {{"commands", std::move(commands)},
-          {"metadata",
-           {{"start_line", block.start_line + 1},
-            {"end_line",
-             block.end_line ? nlohmann::json(*block.end_line + 1) : nlohmann::json(nullptr)},
-            {"hash", block.id},
-            {"dialect", dialect_name(block.dialect)},
-            {"era", era_name(block.era)},
-            {"valid", checked.verdicts[b].valid}}}};
+  return as_json([&](JsonWriter& w) { write_block(w, text, checked, b, catalog); });
 }
 
 nlohmann::json summary_json(const Summary& s) {
-  return {{"blocks_parsed", s.blocks_parsed},
-          {"blocks_valid", s.blocks_valid},
-          {"commands_found", s.commands_found},
-          {"commands_valid", s.commands_valid},
-          {"errors", s.errors},
-          {"warnings", s.warnings},
-          {"infos", s.infos}};
+  return as_json([&](JsonWriter& w) { write_summary(w, s); });
 }
 
 nlohmann::json document_json(std::string_view text, const CheckedDocument& checked,
                              const ActionCatalog& catalog) {
-  nlohmann::json blocks = nlohmann::json::array();
-  for (size_t b = 0; b < checked.parsed.blocks.size(); ++b)
-    blocks.push_back(block_json(text, checked, b, catalog));
-  nlohmann::json errors = nlohmann::json::array();
-  for (const Diagnostic& d : checked.diagnostics)
-    errors.push_back(diagnostic_json(text, checked, d));
-  return {{"blocks", std::move(blocks)},
-          {"errors", std::move(errors)},
-          {"summary", summary_json(summarize(checked))}};
+  return as_json([&](JsonWriter& w) { write_document(w, text, checked, catalog, std::nullopt); });
 }
 
 } // namespace blockls

@@ -5,11 +5,26 @@
 
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/check.h"
+#include "diagnostics/json_writer.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 
 namespace blockls {
+
+struct Summary;
+
+// The writers: each appends one report object to `w` (the fast path of every JSON output).
+// The nlohmann::json functions below are the same objects read back, for callers that edit them.
+// {"blocks", "errors", ["path",] "summary"} of one document.
+void write_document(JsonWriter& w, std::string_view text, const CheckedDocument& checked,
+                    const ActionCatalog& catalog, std::optional<std::string_view> path);
+void write_block(JsonWriter& w, std::string_view text, const CheckedDocument& checked, size_t b,
+                 const ActionCatalog& catalog);
+void write_diagnostic(JsonWriter& w, std::string_view text, const CheckedDocument& checked,
+                      const Diagnostic& diagnostic);
+void write_summary(JsonWriter& w, const Summary& summary);
 
 // {"blocks": [...], "errors": [...], "summary": {...}} for one document. Each command's
 // `action` is the canonical action of `catalog` it maps to (null when unknown).

@@ -18,6 +18,14 @@ using namespace blockls;
 using blockls::bench::Rng;
 using nlohmann::json;
 
+// An event read back, checked to be one line of JSON whose "event" is its type.
+static json parsed(const cli::StreamEvent& event) {
+  REQUIRE(event.json.find('\n') == std::string_view::npos);
+  json e = json::parse(event.json);
+  REQUIRE(e.at("event") == std::string(event.type));
+  return e;
+}
+
 namespace {
 
 struct Streamed {
@@ -32,7 +40,8 @@ struct Streamed {
 Streamed stream(std::string_view text, const std::vector<size_t>& cuts) {
   Streamed s;
   bool done = false;
-  cli::StreamSession session({}, [&](const json& e) {
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
     if (done) s.order_ok = false;
     const std::string event = e.at("event");
     if (event == "block_start") {
@@ -119,7 +128,10 @@ TEST_CASE("stream: the events of any chunking give exactly check's blocks and er
 
 TEST_CASE("stream: a block's block_end is emitted when its closing line is fed", "[cli][stream]") {
   std::vector<std::string> events;
-  cli::StreamSession session({}, [&](const json& e) { events.push_back(e.at("event")); });
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    events.push_back(e.at("event"));
+  });
   session.feed("Writing it:\n#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\n");
   CHECK(events == std::vector<std::string>{"block_start"});
   session.feed("path = \"a.txt\"\ncontent = \"hi\"\n#!end_k1");
@@ -147,7 +159,10 @@ TEST_CASE("stream: errors outside blocks come in check's order among the blocks"
     cuts.push_back(at);
   require_same_as_check(input, cuts);
   std::vector<std::string> events;
-  cli::StreamSession session({}, [&](const json& e) { events.push_back(e.at("event")); });
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    events.push_back(e.at("event"));
+  });
   session.feed(input.text);
   session.finish();
   CHECK(events == std::vector<std::string>{"block_start", "block_start", "block_end", "error",
@@ -171,7 +186,8 @@ TEST_CASE("stream: on_block_end sees each block right after its block_end, as ch
   for (const test::NamedInput& input : test::all_inputs()) {
     std::vector<json> ended;
     size_t calls = 0;
-    cli::StreamSession session({}, [&](const json& e) {
+    cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+      const json e = parsed(raw);
       if (e.at("event") == "block_end") ended.push_back(e.at("block"));
     });
     session.set_on_block_end(
@@ -208,7 +224,8 @@ TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end 
       std::map<std::tuple<size_t, size_t, std::string, size_t>, std::string> streamed;
       std::vector<json> blocks;
       size_t starts = 0;
-      cli::StreamSession session({}, [&](const json& e) {
+      cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+        const json e = parsed(raw);
         const std::string event = e.at("event");
         if (event == "block_start") {
           ++starts;
@@ -251,7 +268,8 @@ TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end 
 TEST_CASE("stream: a heredoc's body and a NESL heredoc value stream line by line",
           "[cli][stream]") {
   std::vector<json> chunks;
-  cli::StreamSession session({}, [&](const json& e) {
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
     if (e.at("event") == "value_chunk") chunks.push_back(e);
   });
   session.feed("cat > a.txt << 'EOF'\nline one\n");

@@ -1,0 +1,281 @@
+// See json_writer.h.
+#include "diagnostics/json_writer.h"
+
+#include "diagnostics/json_text.h"
+
+#include <array>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+namespace blockls {
+namespace {
+
+// What a byte needs in a string literal: 0 nothing, 1 an escape, 2 UTF-8 validation.
+constexpr std::array<uint8_t, 256> kByteClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 0x20; ++c)
+    t[c] = 1;
+  t['"'] = t['\\'] = 1;
+  for (int c = 0x80; c < 0x100; ++c)
+    t[c] = 2;
+  return t;
+}();
+
+// Is `s` well-formed UTF-8 (Unicode's table 3-7: no overlong forms, surrogates or values past
+// U+10FFFF)? Exactly what nlohmann's decoder accepts.
+bool well_formed_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t length;
+    unsigned char low = 0x80, high = 0xBF; // the range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+      if (c == 0xE0) low = 0xA0;
+      if (c == 0xED) high = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+      if (c == 0xF0) low = 0x90;
+      if (c == 0xF4) high = 0x8F;
+    } else {
+      return false;
+    }
+    if (n - i < length || p[i + 1] < low || p[i + 1] > high) return false;
+    for (size_t k = 2; k < length; ++k)
+      if (p[i + k] < 0x80 || p[i + k] > 0xBF) return false;
+    i += length;
+  }
+  return true;
+}
+
+void append_escape(std::string* out, unsigned char c) {
+  switch (c) {
+  case '"':
+    out->append("\\\"");
+    return;
+  case '\\':
+    out->append("\\\\");
+    return;
+  case '\b':
+    out->append("\\b");
+    return;
+  case '\f':
+    out->append("\\f");
+    return;
+  case '\n':
+    out->append("\\n");
+    return;
+  case '\r':
+    out->append("\\r");
+    return;
+  case '\t':
+    out->append("\\t");
+    return;
+  default: {
+    static constexpr char kHex[] = "0123456789abcdef";
+    const char u[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+    out->append(u, sizeof u);
+  }
+  }
+}
+
+} // namespace
+
+namespace {
+
+// Bits, one per byte of p[0..15], of the bytes that need a look: those an escape replaces
+// (control characters, '"', '\\') and, unless `utf8_checked`, non-ASCII bytes. SSE2 (every
+// x86-64) looks at 16 bytes at once; elsewhere a plain loop does.
+inline uint32_t bytes_to_look_at(const unsigned char* p, bool utf8_checked) {
+#if defined(__SSE2__)
+  const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // Signed: a byte >= 0x80 is negative, so "< 0x20" is a control character or non-ASCII.
+  const uint32_t low =
+      static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20))));
+  const uint32_t quote =
+      static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))));
+  const uint32_t slash =
+      static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))));
+  const uint32_t high = static_cast<uint32_t>(_mm_movemask_epi8(x));
+  return (utf8_checked ? low & ~high : low) | quote | slash;
+#else
+  uint32_t bits = 0;
+  for (int k = 0; k < 16; ++k)
+    if (kByteClass[p[k]] == 1 || (!utf8_checked && kByteClass[p[k]] == 2)) bits |= 1u << k;
+  return bits;
+#endif
+}
+
+} // namespace
+
+void append_json_string(std::string* out, std::string_view text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  const size_t start = out->size();
+  out->reserve(start + n + 2);
+  out->push_back('"');
+  bool utf8_checked = false; // the rest of the text, from the first non-ASCII byte, is valid
+  size_t run = 0;            // the start of the bytes not yet copied
+  // One byte that needs a look: escaped, or (the first non-ASCII byte) the check of the rest.
+  // False when the text is not valid UTF-8.
+  const auto look_at = [&](size_t i) {
+    const uint8_t kind = kByteClass[p[i]];
+    if (kind == 1) {
+      out->append(text.data() + run, i - run);
+      append_escape(out, p[i]);
+      run = i + 1;
+    } else if (kind == 2 && !utf8_checked) {
+      if (!well_formed_utf8(text.substr(i))) return false;
+      utf8_checked = true;
+    }
+    return true;
+  };
+  bool valid = true;
+  size_t i = 0;
+  for (; valid && i + 16 <= n; i += 16) {
+    for (uint32_t bits = bytes_to_look_at(p + i, utf8_checked); bits != 0 && valid;) {
+      valid = look_at(i + static_cast<size_t>(__builtin_ctz(bits)));
+      bits &= bits - 1;
+      if (utf8_checked) bits &= bytes_to_look_at(p + i, true); // non-ASCII is fine now
+    }
+  }
+  for (; valid && i < n; ++i)
+    if (kByteClass[p[i]] != 0) valid = look_at(i);
+  if (!valid) {
+    // Invalid UTF-8 (rare: a binary-ish document) is left to nlohmann, whose replacement rules
+    // this must match byte for byte.
+    out->resize(start);
+    out->append(dump_json(nlohmann::json(std::string(text))));
+    return;
+  }
+  out->append(text.data() + run, n - run);
+  out->push_back('"');
+}
+
+void JsonWriter::newline_and_indent(size_t depth) {
+  out_->push_back('\n');
+  out_->append(depth * static_cast<size_t>(indent_), ' ');
+}
+
+// The separator and line break a value needs before it, from where it stands.
+void JsonWriter::before_value() {
+  if (spill_ && out_->size() >= spill_at_) {
+    spill_(*out_);
+    out_->clear();
+  }
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (has_items_.empty()) return; // the top-level value
+  if (has_items_.back()) out_->push_back(',');
+  if (indent_ >= 0) newline_and_indent(has_items_.size());
+  has_items_.back() = true;
+}
+
+void JsonWriter::key(std::string_view name) {
+  if (has_items_.back()) out_->push_back(',');
+  if (indent_ >= 0) newline_and_indent(has_items_.size());
+  has_items_.back() = true;
+  append_json_string(out_, name);
+  out_->append(indent_ >= 0 ? ": " : ":");
+  after_key_ = true;
+}
+
+void JsonWriter::open(char bracket) {
+  before_value();
+  out_->push_back(bracket);
+  has_items_.push_back(false);
+}
+
+// An empty container closes on its own line ("{}"), as nlohmann writes it.
+void JsonWriter::close(char bracket) {
+  const bool had_items = has_items_.back();
+  has_items_.pop_back();
+  if (had_items && indent_ >= 0) newline_and_indent(has_items_.size());
+  out_->push_back(bracket);
+}
+
+void JsonWriter::string(std::string_view value) {
+  before_value();
+  append_json_string(out_, value);
+}
+
+void JsonWriter::number(uint64_t value) {
+  before_value();
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out_->append(digits, end);
+}
+
+void JsonWriter::number_signed(int64_t value) {
+  before_value();
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out_->append(digits, end);
+}
+
+void JsonWriter::boolean(bool value) {
+  before_value();
+  out_->append(value ? "true" : "false");
+}
+
+void JsonWriter::null() {
+  before_value();
+  out_->append("null");
+}
+
+void JsonWriter::raw(std::string_view json_text) {
+  before_value();
+  out_->append(json_text);
+}
+
+void JsonWriter::value(const nlohmann::json& v) {
+  switch (v.type()) {
+  case nlohmann::json::value_t::object:
+    begin_object();
+    for (const auto& [k, item] : v.items()) {
+      key(k);
+      value(item);
+    }
+    end_object();
+    return;
+  case nlohmann::json::value_t::array:
+    begin_array();
+    for (const nlohmann::json& item : v)
+      value(item);
+    end_array();
+    return;
+  case nlohmann::json::value_t::string:
+    string(v.get_ref<const std::string&>());
+    return;
+  case nlohmann::json::value_t::boolean:
+    boolean(v.get<bool>());
+    return;
+  case nlohmann::json::value_t::number_unsigned:
+    number(v.get<uint64_t>());
+    return;
+  case nlohmann::json::value_t::number_integer:
+    number_signed(v.get<int64_t>());
+    return;
+  case nlohmann::json::value_t::null:
+  case nlohmann::json::value_t::discarded:
+    null();
+    return;
+  default: // floats and binary: nlohmann's own text
+    before_value();
+    out_->append(dump_json(v));
+  }
+}
+
+} // namespace blockls

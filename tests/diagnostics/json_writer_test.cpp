@@ -1,0 +1,140 @@
+// The streaming JSON writer must write exactly what dump_json writes for the same value: the
+// reports moved from nlohmann objects to the writer without a byte of output changing.
+#include "diagnostics/json_text.h"
+#include "diagnostics/json_writer.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <random>
+
+namespace blockls {
+namespace {
+
+std::string written(const nlohmann::json& v, int indent) {
+  std::string out;
+  JsonWriter w(&out, indent);
+  w.value(v);
+  return out;
+}
+
+// Strings that exercise every escaping rule and every kind of invalid UTF-8.
+const std::vector<std::string>& tricky_strings() {
+  static const std::vector<std::string> strings = {
+      "",
+      "plain",
+      "quote \" backslash \\ slash /",
+      "\b\f\n\r\t",
+      std::string("\x00\x01\x1f\x7f", 4),
+      "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", // valid 2-, 3- and 4-byte sequences
+      "bad \xff byte",                             // never valid
+      "lone \x80 continuation",                    // continuation without a lead
+      "cut \xe2\x82",                              // truncated at the end
+      "cut \xe2\x82 middle",                       // truncated before ASCII
+      "overlong \xc0\xaf and \xe0\x80\xaf",        // overlong forms
+      "surrogate \xed\xa0\x80",                    // UTF-16 surrogate
+      "too big \xf4\x90\x80\x80",                  // past U+10FFFF
+      "\xf0\x9f\x98",                              // only a truncated sequence
+      "mixed \xc3\xa9\xff\xc3\xa9\"\n",            // valid, invalid, valid, escapes
+  };
+  return strings;
+}
+
+TEST_CASE("the JSON writer writes every string as dump_json does", "[json_writer]") {
+  for (const std::string& s : tricky_strings()) {
+    INFO("string: " << nlohmann::json(s).dump(-1, ' ', true,
+                                              nlohmann::json::error_handler_t::replace));
+    std::string out;
+    append_json_string(&out, s);
+    CHECK(out == dump_json(nlohmann::json(s)));
+  }
+}
+
+TEST_CASE("the JSON writer escapes at every position of a 16-byte stretch", "[json_writer]") {
+  // The writer looks at 16 bytes at a time: each tricky string at every offset, and after a
+  // non-ASCII character (once the text is known to be valid UTF-8, non-ASCII bytes pass).
+  for (const std::string& s : tricky_strings())
+    for (const std::string& lead : {std::string(), std::string("\xc3\xa9")})
+      for (size_t pad = 0; pad <= 34; ++pad) {
+        const std::string text = lead + std::string(pad, 'a') + s + std::string(pad % 7, 'b') + s;
+        std::string out;
+        append_json_string(&out, text);
+        REQUIRE(out == dump_json(nlohmann::json(text)));
+      }
+}
+
+TEST_CASE("the JSON writer lays out nested values as dump_json does", "[json_writer]") {
+  const nlohmann::json value = {
+      {"empty_object", nlohmann::json::object()},
+      {"empty_array", nlohmann::json::array()},
+      {"numbers", {0, 1, -1, 4294967296ULL, -9007199254740993LL}},
+      {"flags", {true, false, nullptr}},
+      {"nested", {{"a", {{"b", nlohmann::json::array({nlohmann::json::object()})}}}}},
+      {"strings", tricky_strings()},
+      {"float", 1.5},
+  };
+  for (int indent : {-1, 0, 2, 4}) {
+    INFO("indent " << indent);
+    CHECK(written(value, indent) == dump_json(value, indent));
+  }
+}
+
+TEST_CASE("the JSON writer matches dump_json on random documents", "[json_writer]") {
+  std::mt19937 rng(20261126);
+  const auto random_string = [&] {
+    std::string s(rng() % 3 == 0 ? rng() % 80 : rng() % 12, ' ');
+    for (char& c : s)
+      c = static_cast<char>(rng() % 4 == 0 ? rng() % 256 : 'a' + rng() % 26);
+    return s;
+  };
+  // A random value of at most `depth` levels.
+  std::function<nlohmann::json(int)> random_value = [&](int depth) -> nlohmann::json {
+    switch (depth > 0 ? rng() % 6 : rng() % 4) {
+    case 0:
+      return random_string();
+    case 1:
+      return static_cast<uint64_t>(rng());
+    case 2:
+      return rng() % 2 == 0;
+    case 3:
+      return nullptr;
+    case 4: {
+      nlohmann::json a = nlohmann::json::array();
+      for (uint32_t i = rng() % 4; i > 0; --i)
+        a.push_back(random_value(depth - 1));
+      return a;
+    }
+    default: {
+      nlohmann::json o = nlohmann::json::object();
+      for (uint32_t i = rng() % 4; i > 0; --i)
+        o[random_string()] = random_value(depth - 1);
+      return o;
+    }
+    }
+  };
+  for (int i = 0; i < 500; ++i) {
+    const nlohmann::json v = random_value(4);
+    REQUIRE(written(v, -1) == dump_json(v, -1));
+    REQUIRE(written(v, 2) == dump_json(v, 2));
+  }
+}
+
+TEST_CASE("fields written by hand are laid out like a dumped object", "[json_writer]") {
+  std::string out;
+  JsonWriter w(&out, 2);
+  w.begin_object();
+  w.field("a", std::string_view("x"));
+  w.key("b");
+  w.begin_array();
+  w.number(1);
+  w.begin_object();
+  w.end_object();
+  w.end_array();
+  w.field("c", true);
+  w.end_object();
+  CHECK(
+      out ==
+      dump_json(nlohmann::json{{"a", "x"}, {"b", {1, nlohmann::json::object()}}, {"c", true}}, 2));
+}
+
+} // namespace
+} // namespace blockls
