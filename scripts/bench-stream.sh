@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # One command for the stream benchmark: installs what is missing, builds blockls_bench_stream
 # (Release, build-bench) and prints stream throughput at 64-byte and 4 KiB chunks beside the
-# one-shot check (target >= 0.8x) and the block_end latency (target p99 < 1 ms).
+# one-shot check (target >= 0.8x) and the block_end latency (target p99 < 1 ms), in-process and
+# through a pipe to the real `blockls stream` (each block written up to its closing line, the
+# clock stopped when its block_end line is read back).
 # Usage: scripts/bench-stream.sh [MB (2)]
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/release-build.sh"
-build_targets blockls_bench_stream
-exec "$build_dir/bench/blockls_bench_stream" "$@"
+build_targets blockls blockls_bench_stream
+exec "$build_dir/bench/blockls_bench_stream" "${1:-2}" "$build_dir/blockls"
