@@ -76,7 +76,8 @@ void StreamSession::close_value(const std::optional<OpenValue>& open,
     for (const Parameter& p : block.commands[value_->command].params) {
       // (By where its value begins: a key given twice keeps its first line.)
       if (p.name != value_->param || p.value_range.begin != value_->begin) continue;
-      std::string reported = crlf_to_lf(text.substr(value_->begin, value_->end - value_->begin));
+      const std::string_view lines = text.substr(value_->begin, value_->end - value_->begin);
+      std::string reported = value_->raw ? std::string(lines) : crlf_to_lf(lines);
       if (value_->final_break) reported += '\n';
       const std::string_view final_value = p.value(text);
       if (final_value.starts_with(reported)) emit_value_chunk(final_value.substr(reported.size()));
@@ -90,15 +91,16 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
                                  const std::vector<Block>& blocks) {
   if (!open) return;
   if (!value_)
-    value_ =
-        StreamedValue{blocks.size() - 1, open->command,     std::string(open->param), open->line,
-                      open->lines.begin, open->lines.begin, open->final_break,        false};
+    value_ = StreamedValue{blocks.size() - 1, open->command,     std::string(open->param),
+                           open->line,        open->lines.begin, open->lines.begin,
+                           open->final_break, open->raw,         false};
   if (value_->reported && open->lines.end <= value_->end) return;
   const std::string_view text = parser_.text();
   // The value so far is its lines' text ("\r\n" read as "\n") and, with final_break, a "\n":
   // what the new lines add starts after the line break that ended the last line reported.
   const size_t from = value_->reported ? value_->end : value_->begin;
-  std::string added = crlf_to_lf(text.substr(from, open->lines.end - from));
+  const std::string_view lines = text.substr(from, open->lines.end - from);
+  std::string added = value_->raw ? std::string(lines) : crlf_to_lf(lines);
   if (value_->final_break) {
     if (value_->reported) added.erase(0, 1); // the break reported as the final one
     added += '\n';

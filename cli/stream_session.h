@@ -53,6 +53,7 @@ private:
     size_t begin = 0;         // its first line's start (which value it is)
     size_t end = 0;           // the end of the last line reported
     bool final_break = false; // see OpenValue
+    bool raw = false;         // see OpenValue
     bool reported = false;    // a chunk up to `end` was emitted
   };
 

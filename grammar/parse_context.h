@@ -40,6 +40,7 @@ struct OpenValue {
   uint32_t line = 0;      // 0-based: the line the parameter will have (Parameter::line)
   ByteRange lines;        // from its first line's start to the end of its last complete line's text
   bool final_break = false; // the value ends with a line break after its last line
+  bool raw = false;         // the value is the source bytes as they are ("\r\n" kept: TELT)
 };
 
 // Told of each block of a one-shot parse (parse_document) as soon as the parse has closed it,

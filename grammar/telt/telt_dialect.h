@@ -48,6 +48,9 @@ public:
   bool can_yield() const { return false; } // a TELT block ends only at END or a new START
   void yield_to_foreign_start(const LineRef&, ParseContext&) {}
   bool pending() const { return false; }
+  std::optional<OpenValue> open_value(const ParsedDocument& doc) const {
+    return parser_.open_value(doc);
+  }
   void finish(ParseContext& ctx, uint32_t line_count) { parser_.finish(ctx, line_count); }
   void expect_text_bytes(size_t) {}
 

@@ -6,6 +6,7 @@
 #include "grammar/parse_context.h"
 #include "grammar/telt/telt_line.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,16 @@ public:
   bool awaiting_syntax() const { return state_ == State::in_block || state_ == State::in_command; }
   ByteRange& open_block_range(ParsedDocument& doc) const {
     return doc.blocks[static_cast<size_t>(block_)].range;
+  }
+  // The parameter value whose lines are arriving, if any: the source bytes from the line after
+  // its delimiter to the end of its last line so far ("\r" of a CRLF break included, as the
+  // value keeps it).
+  std::optional<OpenValue> open_value(const ParsedDocument& doc) const {
+    if (state_ != State::in_parameter || block_ < 0) return std::nullopt;
+    const Block& b = doc.blocks[static_cast<size_t>(block_)];
+    const Parameter& p = b.commands.back().params.back();
+    return OpenValue{
+        static_cast<uint32_t>(b.commands.size() - 1), p.name, p.line, p.value_range, false, true};
   }
   ByteRange& open_value_range(ParsedDocument& doc) const {
     return doc.blocks[static_cast<size_t>(block_)].commands.back().params.back().value_range;

@@ -218,6 +218,7 @@ TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end 
           "[cli][stream]") {
   Rng rng(0xc4a1);
   size_t values = 0;
+  std::map<std::string, size_t> per_dialect; // values checked, by their block's dialect
   for (const test::NamedInput& input : test::all_inputs()) {
     for (int round = 0; round < 2; ++round) {
       // (block, command, param, line) -> the texts of its value_chunk events, in order.
@@ -259,10 +260,41 @@ TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end 
         if (!params.contains(param) || !params[param].is_string()) continue;
         REQUIRE(text == params[param].get<std::string>());
         ++values;
+        ++per_dialect[blocks[b]["metadata"]["dialect"].get<std::string>()];
       }
     }
   }
   CHECK(values > 50);
+  // Every dialect that streams its values was seen doing so (and checked) above.
+  for (const char* dialect : {"telt", "nesl", "heredoc", "editblock", "replacer"}) {
+    INFO(dialect);
+    CHECK(per_dialect[dialect] > 0);
+  }
+}
+
+TEST_CASE("stream: a TELT value streams line by line, its CRLF breaks kept as the value keeps "
+          "them",
+          "[cli][stream]") {
+  std::vector<std::string> texts;
+  json params;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    if (e.at("event") == "value_chunk" && e.at("param") == "CONTENT") {
+      CHECK(e.at("line") == 5);
+      CHECK(e.at("command") == 0);
+      texts.push_back(e.at("text"));
+    }
+    if (e.at("event") == "block_end") params = e.at("block")["commands"][0]["params"];
+  });
+  session.feed("#!telt [3-char SHA: abc]\n=== WRITE_FILE ===\n--PATH abc--\na.txt\n");
+  session.feed("--CONTENT abc--\nline one\r\n");
+  CHECK(texts == std::vector<std::string>{"line one\r"});
+  session.feed("line two\nline ");
+  CHECK(texts == std::vector<std::string>{"line one\r", "\nline two"});
+  session.feed("three\n--END abc--\n");
+  session.finish();
+  CHECK(texts == std::vector<std::string>{"line one\r", "\nline two", "\nline three"});
+  CHECK(params["CONTENT"] == "line one\r\nline two\nline three");
 }
 
 TEST_CASE("stream: a heredoc's body and a NESL heredoc value stream line by line",
