@@ -17,21 +17,21 @@
 namespace blockls {
 
 namespace sections {
-// A start line begins with a letter, `_`, `.` or `/` (after any blanks), and ends with the
-// heredoc operator: the prose filter asks the line's end before it routes a line that begins
-// so (LineTail::heredoc_operator), so prose stays on the fast path.
-constexpr std::array<StartPrefix, 55> start_prefixes() {
-  std::array<StartPrefix, 55> s{};
+// A start line begins with a lower-case letter, `_`, `.` or `/` (after any blanks), and ends
+// with the heredoc operator: the prose filter asks the line's end before it routes a line that
+// begins so (LineTail::heredoc_operator), so prose stays on the fast path. Not with an upper-case
+// letter: programs are named in lower case, while a sentence that ends by quoting the operator
+// ("The shell reads until the marker <<EOF") begins with one, and must stay prose.
+constexpr std::array<StartPrefix, 29> start_prefixes() {
+  std::array<StartPrefix, 29> s{};
   size_t n = 0;
   for (char c = 'a'; c <= 'z'; ++c)
-    s[n++] = {c, '\0', true, LineTail::heredoc_operator};
-  for (char c = 'A'; c <= 'Z'; ++c)
     s[n++] = {c, '\0', true, LineTail::heredoc_operator};
   for (const char c : {'_', '.', '/'})
     s[n++] = {c, '\0', true, LineTail::heredoc_operator};
   return s;
 }
-inline constexpr std::array<StartPrefix, 55> kStartPrefixes = start_prefixes();
+inline constexpr std::array<StartPrefix, 29> kStartPrefixes = start_prefixes();
 } // namespace sections
 
 class SectionsDialect : public ParserRuns<SectionsDialect>, public NothingCarried {

@@ -50,7 +50,7 @@ size_t placeholder_end(std::string_view line, size_t i) {
 } // namespace
 
 bool may_begin_command(char c) {
-  return is_upper(c) || is_lower(c) || c == '_' || c == '.' || c == '/';
+  return is_lower(c) || c == '_' || c == '.' || c == '/';
 }
 
 std::optional<StartLine> parse_start(std::string_view line) {

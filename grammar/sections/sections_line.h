@@ -25,7 +25,8 @@ struct StartLine {
 // placeholder `<chatroomId>` (the seed writes them) is an argument.
 std::optional<StartLine> parse_start(std::string_view line);
 
-// True when a start line may begin with byte `c` (after blanks): a letter, `_`, `.` or `/`.
+// True when a start line may begin with byte `c` (after blanks): a lower-case letter, `_`, `.` or
+// `/` (see kStartPrefixes: a capitalised first word is prose).
 bool may_begin_command(char c);
 
 struct Delimiter {

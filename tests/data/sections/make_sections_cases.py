@@ -255,6 +255,12 @@ case("cat is the heredoc dialect's; cat without a file is neither",
 case("prose that mentions command input stays prose",
      "Use `chatroom handoff << 'EOF'` to hand off.\nWrite chatroom handoff << EOF, then the text.\nNote: pipe it | tool << EOF\nA << B is a shift.\nfoo > out << EOF\n",
      [])
+case("a sentence that ends by quoting the operator is prose: programs are named in lower case",
+     "The shell reads until the marker <<EOF\nPaste the text, then type EOF.\nOr write: git commit -F - << EOF\nUse a heredoc: << 'EOF'\n",
+     [])
+case("the same command in lower case opens a block",
+     "git commit -F - << EOF\nFix the parser\nEOF\n",
+     [block(1, 3, "git commit", {"message": "Fix the parser"}, action=None)])
 case("a NESL assignment with a heredoc value outside a block is not command input",
      "content = <<'EOT_abc'\nhello\nEOT_abc\n", [])
 case("a body is content: other dialects' start lines and fences inside it",
