@@ -3,8 +3,8 @@
 // journalled apply of the CLI). Nothing is changed when the document moved on meanwhile.
 #include "apply/journal.h"
 #include "apply/run.h"
-#include "apply/workspace_edit.h"
 #include "lsp/handlers.h"
+#include "lsp/workspace_edit.h"
 
 namespace blockls::lsp {
 namespace {
@@ -94,9 +94,7 @@ void apply_by_edit(Session& s, const json& id, const json& token,
   apply::Simulation sub;
   for (const apply::BlockSimulation* sim : sims)
     sub.blocks.push_back(*sim);
-  apply::WorkspaceEditOptions opts;
-  opts.position_encoding = std::string(encoding_name(s.client.encoding));
-  apply::WorkspaceEditResult r = apply::workspace_edit(sub, opts);
+  const WorkspaceEditResult r = workspace_edit(apply::file_changes(sub), {s.client.encoding});
   json results = r.results;
   s.request(
       "workspace/applyEdit", {{"label", label}, {"edit", r.edit}},
