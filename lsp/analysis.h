@@ -12,6 +12,7 @@
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/check.h"
 #include "grammar/dialect_set.h"
+#include "lsp/settings.h"
 
 #include <chrono>
 #include <map>
@@ -23,17 +24,6 @@
 #include <vector>
 
 namespace blockls::lsp {
-
-// The user's settings (initializationOptions / workspace/didChangeConfiguration).
-struct Settings {
-  DialectSet dialects = DialectSet::all();
-  std::vector<std::string> allowed_roots; // empty: the workspace folders
-  std::vector<std::string> deny_patterns; // empty: the apply module's defaults
-  bool exec_allowed = false;
-  std::string schema_file; // clada YAML (merged) or catalog JSON (replaces)
-  size_t max_document_bytes = 32u * 1024 * 1024;
-  std::string docs_url; // base URL of docs/codes/ pages
-};
 
 // The simulation's view of the disk: apply::DiskSource with the contents of regular files
 // cached under (size, mtime, ctime, inode, device), so files that did not change are not read

@@ -255,10 +255,10 @@ bool kind_selected(const json* only, std::string_view kind) {
   return false;
 }
 
-json code_actions(const FeatureContext& ctx, const json& params, bool defer_fix_all) {
+json code_actions(const FeatureContext& ctx, const CodeActionParams& params, bool defer_fix_all) {
   json actions = json::array();
-  const json& diagnostics = require_array(params, "context.diagnostics");
-  const json* only = optional_field(params, "context.only", json::value_t::array);
+  const json& diagnostics = params.diagnostics;
+  const json* only = params.only_kinds();
   if (kind_selected(only, "quickfix")) {
     for (const json& lsp : diagnostics) {
       if (!lsp.is_object()) continue;

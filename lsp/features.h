@@ -6,6 +6,7 @@
 
 #include "lsp/analysis.h"
 #include "lsp/protocol.h"
+#include "lsp/protocol_types.h"
 
 #include <string>
 #include <vector>
@@ -35,9 +36,9 @@ json text_edits_json(const FeatureContext& ctx, const Fix& fix);
 // A WorkspaceEdit changing only this document.
 json document_edit(const FeatureContext& ctx, const json& text_edits);
 
-// textDocument/codeAction: `params` as received. Quick fixes from `data` when it carries the
+// textDocument/codeAction. Quick fixes from `data` when it carries the
 // fixes of the current version, else from the diagnostics of the analysis that match.
-json code_actions(const FeatureContext& ctx, const json& params, bool defer_fix_all);
+json code_actions(const FeatureContext& ctx, const CodeActionParams& params, bool defer_fix_all);
 // The fix-all edit (every preferred fix once), null when there is nothing to fix.
 json fix_all_edit(const FeatureContext& ctx);
 // True when `kind` is selected by `only` (hierarchical: "source" selects "source.fixAll.x").

@@ -39,49 +39,49 @@ const json* walk(const json& object, std::string_view path) {
   return at;
 }
 
-[[noreturn]] void invalid(std::string_view path, std::string_view expected, bool missing) {
-  throw LspError(kInvalidParams, std::string(missing ? "missing field '" : "invalid field '") +
-                                     std::string(path) + "' (expected " + std::string(expected) +
-                                     ")");
-}
-
 bool is_integer(const json& j) {
   return j.is_number_integer() || j.is_number_unsigned();
 }
 
 } // namespace
 
+void invalid_field(std::string_view path, std::string_view expected, bool missing) {
+  throw LspError(kInvalidParams, std::string(missing ? "missing field '" : "invalid field '") +
+                                     std::string(path) + "' (expected " + std::string(expected) +
+                                     ")");
+}
+
 const json& require_field(const json& object, std::string_view path) {
   const json* at = walk(object, path);
-  if (!at) invalid(path, "a value", true);
+  if (!at) invalid_field(path, "a value", true);
   return *at;
 }
 
 std::string require_string(const json& object, std::string_view path) {
   const json* at = walk(object, path);
-  if (!at) invalid(path, "string", true);
-  if (!at->is_string()) invalid(path, "string", false);
+  if (!at) invalid_field(path, "string", true);
+  if (!at->is_string()) invalid_field(path, "string", false);
   return at->get<std::string>();
 }
 
 int64_t require_int(const json& object, std::string_view path) {
   const json* at = walk(object, path);
-  if (!at) invalid(path, "integer", true);
-  if (!is_integer(*at)) invalid(path, "integer", false);
+  if (!at) invalid_field(path, "integer", true);
+  if (!is_integer(*at)) invalid_field(path, "integer", false);
   return at->get<int64_t>();
 }
 
 const json& require_object(const json& object, std::string_view path) {
   const json* at = walk(object, path);
-  if (!at) invalid(path, "object", true);
-  if (!at->is_object()) invalid(path, "object", false);
+  if (!at) invalid_field(path, "object", true);
+  if (!at->is_object()) invalid_field(path, "object", false);
   return *at;
 }
 
 const json& require_array(const json& object, std::string_view path) {
   const json* at = walk(object, path);
-  if (!at) invalid(path, "array", true);
-  if (!at->is_array()) invalid(path, "array", false);
+  if (!at) invalid_field(path, "array", true);
+  if (!at->is_array()) invalid_field(path, "array", false);
   return *at;
 }
 
@@ -89,7 +89,7 @@ const json* optional_field(const json& object, std::string_view path, json::valu
   const json* at = walk(object, path);
   if (!at) return nullptr;
   const bool ok = type == json::value_t::number_integer ? is_integer(*at) : at->type() == type;
-  if (!ok) invalid(path, type_name(type), false);
+  if (!ok) invalid_field(path, type_name(type), false);
   return at;
 }
 
@@ -150,9 +150,10 @@ Position parse_position(const json& object, std::string_view path) {
   const std::string prefix = path.empty() ? "" : std::string(path) + ".";
   const int64_t line = require_int(object, prefix + "line");
   const int64_t character = require_int(object, prefix + "character");
-  if (line < 0 || line > UINT32_MAX) invalid(prefix + "line", "a non-negative integer", false);
+  if (line < 0 || line > UINT32_MAX)
+    invalid_field(prefix + "line", "a non-negative integer", false);
   if (character < 0 || character > UINT32_MAX)
-    invalid(prefix + "character", "a non-negative integer", false);
+    invalid_field(prefix + "character", "a non-negative integer", false);
   return {static_cast<uint32_t>(line), static_cast<uint32_t>(character)};
 }
 

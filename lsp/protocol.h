@@ -44,6 +44,9 @@ const json& require_object(const json& object, std::string_view path);
 const json& require_array(const json& object, std::string_view path);
 // nullptr when absent (or null); throws when present with another type than `type`.
 const json* optional_field(const json& object, std::string_view path, json::value_t type);
+// Throws the InvalidParams error for field `path`: "missing field 'PATH' (expected EXPECTED)"
+// or "invalid field 'PATH' (expected EXPECTED)". The one wording of every field error.
+[[noreturn]] void invalid_field(std::string_view path, std::string_view expected, bool missing);
 // Capability lookup: true when the dotted path exists and is `true`.
 bool capability(const json& capabilities, std::string_view path);
 

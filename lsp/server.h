@@ -1,6 +1,7 @@
-// `blockls lsp`: the language server. Dispatch, lifecycle (initialize .. exit), reply-exactly-
-// once bookkeeping, cancellation, capability negotiation and the commands live here; the
-// transport below it moves bytes, the scheduler and the engine (lsp/analysis) compute.
+// `blockls lsp`: the language server. server.cpp holds the lifecycle (initialize .. exit) and
+// the dispatch; the handlers, one file per request family, and the session state they share
+// are listed in lsp/README.md; the transport below moves bytes, the scheduler and the engine
+// (lsp/analysis) compute.
 #pragma once
 
 #include "lsp/analysis.h"

@@ -1,12 +1,11 @@
 // In-process tests of the apply modules: path policy and globs, the matching rules and the
 // closest-region fix, the disk backend's re-check (a file changed between the check and the
-// execution), and the WorkspaceEdit backend (positions in UTF-16 and UTF-8).
+// execution). (The WorkspaceEdit backend is tested with lsp/: tests/lsp/workspace_edit_test.cpp.)
 #include "apply/apply_test_support.h"
 #include "apply/disk_backend.h"
 #include "apply/path_policy.h"
 #include "apply/text_match.h"
 #include "apply/workspace_check.h"
-#include "apply/workspace_edit.h"
 #include "fixits/apply_fixes.h"
 #include "support/process.h"
 
@@ -230,37 +229,4 @@ TEST_CASE("a block sees what earlier actions of the document did", "[apply][simu
   CHECK(!blocks[4].ok);
   CHECK(blocks[4].actions[0].code == "FILE_NOT_FOUND");
   CHECK(find(c->checked, "FILE_NOT_FOUND") != nullptr);
-}
-
-TEST_CASE("WorkspaceEdit: documentChanges in UTF-16 and UTF-8 positions", "[apply][lsp]") {
-  TempRoot root;
-  put_file(root.dir + "/u.txt", "a😀b\nsecond\n");
-  put_file(root.dir + "/old.txt", "x");
-  put_file(root.dir + "/gone.txt", "y");
-  const std::string text =
-      "#!telt [3-char SHA: ws1]\n=== REPLACE_TEXT ===\n--FILE ws1--\nu.txt\n--OLD_TEXT "
-      "ws1--\nb\n--NEW_TEXT ws1--\nB\n"
-      "=== CREATE_FILE ===\n--FILE ws1--\nnew dir/n.txt\n--CONTENT ws1--\nhi\n"
-      "=== MOVE_FILE ===\n--OLD_PATH ws1--\nold.txt\n--NEW_PATH ws1--\nmoved.txt\n"
-      "=== DELETE_FILE ===\n--FILE ws1--\ngone.txt\n=== READ_FILE ===\n--FILE ws1--\nu.txt\n--END "
-      "ws1--\n";
-  auto c = check(text, root.config);
-  REQUIRE(c->ws.simulation.blocks[0].ok);
-  const WorkspaceEditResult u16 = workspace_edit(c->ws.simulation);
-  const nlohmann::json& dc = u16.edit["documentChanges"];
-  REQUIRE(dc.size() == 5);
-  CHECK(dc[0]["textDocument"]["uri"] == file_uri(root.dir + "/u.txt"));
-  CHECK(dc[0]["edits"][0]["range"]["start"] == nlohmann::json({{"line", 0}, {"character", 3}}));
-  CHECK(dc[0]["edits"][0]["newText"] == "B");
-  CHECK(dc[1]["kind"] == "create");
-  CHECK(dc[1]["uri"].get<std::string>().ends_with("/new%20dir/n.txt"));
-  CHECK(dc[2]["edits"][0]["newText"] == "hi");
-  CHECK(dc[3]["kind"] == "rename");
-  CHECK(dc[4]["kind"] == "delete");
-  CHECK(u16.changes.is_null()); // creates/renames/deletes need documentChanges
-  CHECK(u16.results[4]["data"]["content"] ==
-        "a😀B\nsecond\n"); // the read sees the replace before it
-  const WorkspaceEditResult u8 = workspace_edit(c->ws.simulation, {"utf-8", true});
-  CHECK(u8.edit["documentChanges"][0]["edits"][0]["range"]["start"]["character"] == 5);
-  CHECK(u8.edit.contains("changeAnnotations"));
 }

@@ -1,0 +1,64 @@
+// Diagnostics publishing: each analysis the scheduler delivers is published (with an
+// OUT_OF_SYNC diagnostic first while the document is desynchronised), then the requests parked
+// on it run. A superseded analysis is dropped.
+#include "lsp/handlers.h"
+
+#include <utility>
+
+namespace blockls::lsp {
+namespace {
+
+// The diagnostic shown while the server's copy of the document is not the editor's.
+json out_of_sync_diagnostic(const std::string& reason) {
+  return {
+      {"range",
+       {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+      {"severity", 1},
+      {"code", "OUT_OF_SYNC"},
+      {"source", "blockls"},
+      {"message", "blockls lost track of this document (" + reason +
+                      "); save or reopen it to resynchronise. Diagnostics below may be stale."}};
+}
+
+} // namespace
+
+void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const Analysis> a) {
+  Doc* doc = s.find_doc(uri);
+  if (!doc || !a || a->generation != doc->generation) {
+    s.log(LogLevel::debug, uri + ": dropped a superseded analysis");
+    return s.check_sync();
+  }
+  // The previous analysis is freed after publishing, not before.
+  std::shared_ptr<const Analysis> previous = std::exchange(doc->analysis, a);
+  s.log(LogLevel::debug, uri + ": analysed version " + std::to_string(a->version) + " in " +
+                             std::to_string(a->elapsed.count()) + " us");
+  PublishDiagnosticsParams publish{uri, a->version, diagnostics_json(s.features(uri, *a))};
+  if (doc->desynced)
+    publish.diagnostics.insert(publish.diagnostics.begin(),
+                               out_of_sync_diagnostic(doc->desync_reason));
+  s.notify("textDocument/publishDiagnostics", json(std::move(publish)));
+  previous.reset();
+  std::vector<Waiter> waiters = std::move(doc->waiters);
+  doc->waiters.clear();
+  for (Waiter& w : waiters) {
+    auto it = s.in_flight.find(w.key);
+    if (it == s.in_flight.end()) continue; // cancelled meanwhile
+    it->second.waiting_uri.clear();
+    const json id = it->second.id;
+    try {
+      w.fn(a);
+    } catch (const LspError& e) {
+      s.reply_error(id, e.code, e.what());
+    } catch (const std::exception& e) {
+      s.reply_error(id, kInternalError, e.what());
+    }
+  }
+  s.check_sync();
+}
+
+void clear_diagnostics(Session& s, const std::string& uri) {
+  s.notify("textDocument/publishDiagnostics",
+           json(PublishDiagnosticsParams{uri, std::nullopt, json::array()}));
+}
+
+} // namespace blockls::lsp
