@@ -50,15 +50,15 @@ void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   }
 }
 
-void StreamSession::emit_value_chunk(std::string_view text) {
+void StreamSession::emit_value_chunk(const StreamedValue& v, std::string_view text) {
   if (text.empty()) return;
   event_.clear();
   JsonWriter w(&event_);
   w.begin_object();
-  w.field("command", value_->command);
+  w.field("command", v.command);
   w.field("event", "value_chunk");
-  w.field("line", value_->line + 1);
-  w.field("param", value_->param);
+  w.field("line", v.line + 1);
+  w.field("param", v.param);
   w.field("partial", true);
   w.field("text", text);
   w.end_object();
@@ -66,25 +66,39 @@ void StreamSession::emit_value_chunk(std::string_view text) {
 }
 
 void StreamSession::close_value(const std::optional<OpenValue>& open,
-                                const std::vector<Block>& blocks) {
+                                const std::vector<Block>& blocks, bool at_end) {
+  // Values closed earlier whose parameter did not exist yet (an XML directive builds its
+  // parameters when it closes): their remainder goes out once it does.
+  std::erase_if(closed_, [&](const StreamedValue& v) { return finish_value(v, blocks, at_end); });
   if (!value_) return;
   if (open && open->lines.begin == value_->begin && blocks.size() == value_->block + 1) return;
-  // It has closed: its parameter holds the final value, which begins with what was reported.
+  if (!finish_value(*value_, blocks, at_end)) closed_.push_back(std::move(*value_));
+  value_.reset();
+}
+
+// A closed value's last chunk: its parameter holds the final value, which begins with what was
+// reported. False while the parameter does not exist yet and its block is still open (the
+// parse may yet build it); true once done with it.
+bool StreamSession::finish_value(const StreamedValue& v, const std::vector<Block>& blocks,
+                                 bool at_end) {
+  if (!v.reported) return true;
   const std::string_view text = parser_.text();
-  const Block& block = blocks[value_->block];
-  if (value_->reported && value_->command < block.commands.size()) {
-    for (const Parameter& p : block.commands[value_->command].params) {
+  const Block& block = blocks[v.block];
+  if (v.command < block.commands.size()) {
+    for (const Parameter& p : block.commands[v.command].params) {
       // (By where its value begins: a key given twice keeps its first line.)
-      if (p.name != value_->param || p.value_range.begin != value_->begin) continue;
-      const std::string_view lines = text.substr(value_->begin, value_->end - value_->begin);
-      std::string reported = value_->raw ? std::string(lines) : crlf_to_lf(lines);
-      if (value_->final_break) reported += '\n';
+      if (p.name != v.param || p.value_range.begin != v.begin) continue;
+      const std::string_view lines = text.substr(v.begin, v.end - v.begin);
+      std::string reported = v.raw ? std::string(lines) : crlf_to_lf(lines);
+      if (v.final_break) reported += '\n';
       const std::string_view final_value = p.value(text);
-      if (final_value.starts_with(reported)) emit_value_chunk(final_value.substr(reported.size()));
-      break;
+      if (final_value.starts_with(reported))
+        emit_value_chunk(v, final_value.substr(reported.size()));
+      return true;
     }
   }
-  value_.reset();
+  const bool block_open = !at_end && blocks.size() == v.block + 1 && !block.end_line;
+  return !block_open;
 }
 
 void StreamSession::stream_value(const std::optional<OpenValue>& open,
@@ -107,7 +121,7 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
   }
   value_->end = open->lines.end;
   value_->reported = true;
-  emit_value_chunk(added);
+  emit_value_chunk(*value_, added);
 }
 
 void StreamSession::settle(const ResumePoint& point) {
@@ -203,7 +217,7 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
 size_t StreamSession::finish() {
   ParsedDocument rest = parser_.finish();
   const std::string_view text = parser_.text();
-  close_value(std::nullopt, rest.blocks);
+  close_value(std::nullopt, rest.blocks, true);
   // Blocks the streaming parse had not seen start (the last line had no newline) start now.
   emit_starts(rest.blocks);
   // What is left after the last settled point: its blocks and the syntax diagnostics found

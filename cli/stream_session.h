@@ -61,9 +61,12 @@ private:
   // value_chunk events: the streamed value, if `open` is no longer it, has closed — its
   // remainder (the part of its value in `blocks` not reported yet) goes out; then what `open`
   // has added.
-  void close_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks);
+  // `at_end`: the input has ended (every block is final).
+  void close_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks,
+                   bool at_end = false);
+  bool finish_value(const StreamedValue& value, const std::vector<Block>& blocks, bool at_end);
   void stream_value(const std::optional<OpenValue>& open, const std::vector<Block>& blocks);
-  void emit_value_chunk(std::string_view text);
+  void emit_value_chunk(const StreamedValue& value, std::string_view text);
   // Checks the part of the text between the last settled resume point and `point` (every
   // block before it is final) and emits its blocks and errors.
   void settle(const ResumePoint& point);
@@ -83,6 +86,7 @@ private:
   bool utf8_reported_ = false; // the document's one INVALID_UTF8 was emitted
   Summary summary_;            // of everything emitted
   std::optional<StreamedValue> value_;
+  std::vector<StreamedValue> closed_; // closed values waiting for their parameter
 };
 
 } // namespace blockls::cli

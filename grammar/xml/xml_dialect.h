@@ -58,6 +58,7 @@ public:
   bool can_yield() const { return parser_.between_params(); }
   void yield_to_foreign_start(const LineRef& line, ParseContext& ctx) { parser_.yield(line, ctx); }
   bool pending() const { return false; }
+  std::optional<OpenValue> open_value(const ParsedDocument&) const { return parser_.open_value(); }
   void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
   void expect_text_bytes(size_t) {}
 

@@ -156,6 +156,16 @@ void XmlParser::open_block(const LineRef& line, ParseContext& ctx, size_t at, st
   crlf_ = line.end < ctx.text.size() && ctx.text[line.end] == '\r';
 }
 
+std::optional<OpenValue> XmlParser::open_value() const {
+  if (block_ < 0 || !in_param_ || value_lines_begin_ == npos || !cur_.param) return std::nullopt;
+  if (tool_->params.size() > 1 && tool_->params[1].kind == xml::ValueKind::diff)
+    return std::nullopt;
+  // The name build() gives the parameter.
+  const std::string_view name = tool_->action.empty() ? cur_.param->tag : cur_.param->catalog;
+  if (name.empty()) return std::nullopt;
+  return OpenValue{0, name, cur_.line, {value_lines_begin_, value_lines_end_}, false, false};
+}
+
 void XmlParser::on_line(const LineRef& line, ParseContext& ctx) {
   if (block_ < 0 || line.phantom()) return;
   scan(line, ctx, 0);
@@ -240,7 +250,10 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           break;
         }
       }
-      if (!ended) return; // the value goes on
+      if (!ended) { // the value goes on
+        if (pos == 0 && value_lines_begin_ != npos) value_lines_end_ = line.end;
+        return;
+      }
       continue;
     }
     while (pos < t.size() && is_blank(t[pos]))
@@ -284,6 +297,11 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
                    line.number};
       in_param_ = true;
       value_fence_ = MarkdownFence();
+      // Streamed as whole lines when the opening tag ends its line (the value's first line
+      // break is not part of it: raw_value drops it).
+      const bool whole_lines = tag.end == t.size() && line.has_newline && cur_.param &&
+                               cur_.param->kind == xml::ValueKind::raw;
+      value_lines_begin_ = value_lines_end_ = whole_lines ? line.next : npos;
       if (!cur_.param)
         report(ctx, validation_diagnostic(
                         "UNKNOWN_PARAM", Severity::parameter_warning, block_, line.number, tag_name,
@@ -439,7 +457,7 @@ void XmlParser::build(ParseContext& ctx) {
     if (c.param->tag == "path") path = &c;
     if (c.param->kind == xml::ValueKind::diff) diff = &c;
   }
-  if (!tool_->params.empty() && tool_->params[1].kind == xml::ValueKind::diff) {
+  if (tool_->params.size() > 1 && tool_->params[1].kind == xml::ValueKind::diff) {
     add_diff_commands(ctx, b, path, diff);
   } else {
     const bool catalog = !tool_->action.empty();

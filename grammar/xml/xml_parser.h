@@ -14,6 +14,7 @@
 #include "grammar/xml/xml_tools.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,11 @@ public:
     declined_ = false;
     return d;
   }
+  // The file content (a `raw` child such as write_to_file's <content>) whose lines are arriving,
+  // when its opening tag ended its line (the common form; a value that begins after its tag on
+  // the same line is not streamed): its complete lines so far. Not for diffs, which become
+  // several commands.
+  std::optional<OpenValue> open_value() const;
 
 private:
   static constexpr size_t npos = std::string_view::npos;
@@ -84,6 +90,9 @@ private:
   // Markdown fences inside the current value: a tool's tag inside one is content.
   MarkdownFence value_fence_;
   bool declined_ = false; // see take_declined()
+  // The current child's value as whole lines (see open_value()): the first byte of its first
+  // line (npos: not streamed), and the end of the text of its last complete line so far.
+  size_t value_lines_begin_ = npos, value_lines_end_ = npos;
 };
 
 } // namespace blockls

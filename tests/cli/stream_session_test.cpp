@@ -266,7 +266,7 @@ TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end 
   }
   CHECK(values > 50);
   // Every dialect that streams its values was seen doing so (and checked) above.
-  for (const char* dialect : {"telt", "nesl", "heredoc", "editblock", "replacer"}) {
+  for (const char* dialect : {"telt", "nesl", "heredoc", "editblock", "replacer", "xml"}) {
     INFO(dialect);
     CHECK(per_dialect[dialect] > 0);
   }
@@ -295,6 +295,37 @@ TEST_CASE("stream: a TELT value streams line by line, its CRLF breaks kept as th
   session.finish();
   CHECK(texts == std::vector<std::string>{"line one\r", "\nline two", "\nline three"});
   CHECK(params["CONTENT"] == "line one\r\nline two\nline three");
+}
+
+TEST_CASE("stream: a Cline write_to_file's content streams line by line, its last chunk once "
+          "the directive closes",
+          "[cli][stream]") {
+  std::vector<std::string> texts;
+  json params;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    if (e.at("event") == "value_chunk") {
+      CHECK(e.at("param") == "content");
+      CHECK(e.at("line") == 3);
+      texts.push_back(e.at("text"));
+    }
+    if (e.at("event") == "block_end") {
+      CHECK(texts.size() == 3); // every chunk came before the block_end
+      params = e.at("block")["commands"][0]["params"];
+    }
+  });
+  session.feed("<write_to_file>\n<path>a.py</path>\n<content>\nimport os\n");
+  CHECK(texts == std::vector<std::string>{"import os"});
+  session.feed("print(os.name)\n");
+  CHECK(texts == std::vector<std::string>{"import os", "\nprint(os.name)"});
+  // The content closes on the line of its last text; its parameter exists only once the
+  // directive closes, so that is when the last chunk comes.
+  session.feed("x = 1</content>\n");
+  CHECK(texts.size() == 2);
+  session.feed("</write_to_file>\nAfter.\n");
+  session.finish();
+  CHECK(texts == std::vector<std::string>{"import os", "\nprint(os.name)", "\nx = 1"});
+  CHECK(params["content"] == "import os\nprint(os.name)\nx = 1");
 }
 
 TEST_CASE("stream: a heredoc's body and a NESL heredoc value stream line by line",
