@@ -72,6 +72,7 @@ public:
   bool can_yield() const { return false; } // the body is content up to the marker
   void yield_to_foreign_start(const LineRef&, ParseContext&) {}
   bool pending() const { return false; }
+  std::optional<OpenValue> open_value(const ParsedDocument&) const { return parser_.open_value(); }
   void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
   void expect_text_bytes(size_t) {}
 

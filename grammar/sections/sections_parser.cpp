@@ -94,6 +94,8 @@ void SectionsParser::on_line(const LineRef& line, ParseContext& ctx) {
         delims_.push_back({line.number, line.begin, line.next, line.begin + d->begin,
                            line.begin + d->end, line.begin + d->name_begin,
                            line.begin + d->name_end, d->has_uuid()});
+        section_name_.assign(line.text.substr(d->name_begin, d->name_end - d->name_begin));
+        section_first_ = section_last_end_ = npos;
         return;
       }
     }
@@ -105,6 +107,16 @@ void SectionsParser::on_line(const LineRef& line, ParseContext& ctx) {
     }
     stray_end_ = line.end;
   }
+  if (!delims_.empty()) note_section_line(line.begin, line.end);
+}
+
+std::optional<OpenValue> SectionsParser::open_value() const {
+  // Only a body known to be structured: one that opened with a delimiter, or has two (with
+  // text first and one delimiter, the whole body may yet be MESSAGE).
+  if (block_ < 0 || delims_.empty() || section_first_ == npos) return std::nullopt;
+  if (stray_begin_ != npos && delims_.size() < 2) return std::nullopt;
+  return OpenValue{0,     section_name_, delims_.back().line, {section_first_, section_last_end_},
+                   false, false};
 }
 
 void SectionsParser::set_value(ParseContext& ctx, Parameter& p, size_t begin, size_t end) const {

@@ -52,6 +52,7 @@ public:
       if (lead < t.size() && t[lead] == '-') break;
       if (fence_closes(b, e)) break;
       last_end = e;
+      note_section_line(b, e);
       if (!lines.advance()) {
         more = false;
         break;
@@ -61,8 +62,20 @@ public:
     return more;
   }
 
+  // The section whose lines are arriving (see OpenValue), once the body is known to be
+  // structured: from its first non-empty line to the end of its last non-empty line so far
+  // (a value drops its leading and trailing empty lines, so those are not streamed yet).
+  std::optional<OpenValue> open_value() const;
+
 private:
   static constexpr size_t npos = std::string_view::npos;
+
+  // A content line [begin, end) of the current section (after a delimiter).
+  void note_section_line(size_t begin, size_t end) {
+    if (end == begin) return;
+    if (section_first_ == npos) section_first_ = begin;
+    section_last_end_ = end;
+  }
 
   // A delimiter line of the open body (offsets in the text).
   struct Delim {
@@ -98,6 +111,10 @@ private:
   uint32_t stray_line_ = 0;
   std::vector<Delim> delims_;
   std::string uuid_; // the UUID of the first delimiter when it has one: only those count
+  // The current section (after the last delimiter): its NAME, the first byte of its first
+  // non-empty line (npos: none yet) and the end of its last non-empty line.
+  std::string section_name_;
+  size_t section_first_ = npos, section_last_end_ = npos;
 };
 
 } // namespace blockls
