@@ -144,11 +144,10 @@ bool ActionHost::require_file(std::string_view param, const FileState& s, std::s
 
 Diagnostic& ActionHost::diag(std::string_view code, std::string_view param, std::string message,
                              std::string hint, std::optional<ByteRange> range) {
-  Diagnostic d;
+  Diagnostic d(a_.dialect);
   const CodeInfo* info = find_code(code);
   d.code = info ? info->name : std::string_view("IO_ERROR");
   d.severity = info ? info->severity : Severity::command_error;
-  d.dialect = a_.dialect;
   d.block = a_.block;
   const auto src = a_.sources.find(std::string(param));
   if (range)
