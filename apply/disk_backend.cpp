@@ -17,11 +17,6 @@ namespace {
 
 using Kind = FileState::Kind;
 
-std::string parent_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
-}
-
 bool is_file_with(const FileState& s, const std::optional<FileContent>& content) {
   if (!content) return s.kind == Kind::missing;
   return s.kind == Kind::file && s.content == *content;

@@ -31,11 +31,6 @@ namespace {
 
 constexpr int kJournalVersion = 2;
 
-std::string parent_of(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
-}
-
 std::string base_of(const std::string& path) {
   return path.substr(path.rfind('/') + 1);
 }

@@ -1,11 +1,11 @@
-// The line-number actions of clada's unified-design.yaml: file_read_numbered and
+// The lines of the line-number actions of clada's unified-design.yaml: file_read_numbered and
 // file_replace_lines (slupe: read_file_numbered, replace_lines_in_file). Their `lines`
-// parameter is "4" or "23-43" (1-based, inclusive). The runners see the files through the
-// simulation (apply/simulate.cpp dispatches to run_line_action) and follow clada's results:
-// data {path, content} and {path, lines_replaced}, and its error messages.
+// parameter is "4" or "23-43" (1-based, inclusive). The runners are
+// apply/actions/file_read_numbered.cpp and file_replace_lines.cpp; they follow clada's
+// results (data {path, content} and {path, lines_replaced}) and its error messages.
 #pragma once
 
-#include "apply/action_host.h"
+#include "apply/actions/action_host.h"
 
 #include <cstddef>
 #include <optional>
@@ -36,7 +36,14 @@ struct FileLines {
 };
 FileLines split_lines(std::string_view content);
 
-// Runs host.planned() when it is a line-number action; false (nothing done) for other actions.
-bool run_line_action(ActionHost& host);
+// What the two runners share.
+// `s` without the blanks and line breaks around it.
+std::string_view trim_spaces(std::string_view s);
+// "1 line", "4 lines".
+std::string plural_lines(size_t n);
+// "line 4 is" / "lines 23-43 are": what was asked for, as a diagnostic's subject.
+std::string lines_asked(std::string_view spec);
+// The `lines` parameter parsed, or the action failed with INVALID_LINE_RANGE.
+std::optional<LineRange> lines_param_range(ActionHost& host, std::string_view spec_text);
 
 } // namespace blockls::apply

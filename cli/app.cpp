@@ -62,7 +62,7 @@ int print_codes(const std::string& format, std::ostream& out) {
     for (const CodeInfo& c : all_codes())
       arr.push_back({{"code", c.name},
                      {"severity", severity_name(c.severity)},
-                     {"dialect", c.dialect},
+                     {"dialect", dialect_column(c)},
                      {"doc", fmt::format("docs/codes/{}.md", c.doc_page)},
                      {"summary", c.summary}});
     out << dump_json(arr, 2) << '\n';
@@ -72,11 +72,11 @@ int print_codes(const std::string& format, std::ostream& out) {
   size_t name_width = 0, dialect_width = 0;
   for (const CodeInfo& c : all_codes()) {
     name_width = std::max(name_width, std::string_view(c.name).size());
-    dialect_width = std::max(dialect_width, std::string_view(c.dialect).size());
+    dialect_width = std::max(dialect_width, dialect_column(c).size());
   }
   for (const CodeInfo& c : all_codes())
     out << fmt::format("{:<{}} {:<18} {:<{}} {}\n", c.name, name_width, severity_name(c.severity),
-                       c.dialect, dialect_width, c.summary);
+                       dialect_column(c), dialect_width, c.summary);
   return kExitOk;
 }
 

@@ -66,7 +66,8 @@ nlohmann::json sarif_log(const std::vector<SarifFile>& files, std::string_view v
          {"shortDescription", {{"text", c.summary}}},
          {"helpUri", std::string(docs_base_url) + std::string(c.doc_page) + ".md#" + anchor},
          {"defaultConfiguration", {{"level", level(c.severity)}}},
-         {"properties", {{"severity", severity_name(c.severity)}, {"dialect", c.dialect}}}});
+         {"properties",
+          {{"severity", severity_name(c.severity)}, {"dialect", dialect_column(c)}}}});
   }
   nlohmann::json results = nlohmann::json::array();
   nlohmann::json artifacts = nlohmann::json::array();

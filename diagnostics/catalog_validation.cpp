@@ -193,10 +193,9 @@ struct Located {
 // and parameter are read afterwards).
 Diagnostic make_diagnostic(Issue& issue, const Located& loc, Dialect dialect, std::string_view text,
                            const LineIndex& lines) {
-  Diagnostic d;
+  Diagnostic d(dialect);
   d.code = issue.code;
   d.severity = issue.severity;
-  d.dialect = dialect;
   d.block = loc.block_index;
   d.message = std::move(issue.message);
   d.fix_hint = std::move(issue.hint);

@@ -87,10 +87,9 @@ std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& l
   size_t bad = unicode::first_invalid_utf8(text.substr(ascii));
   if (bad == std::string_view::npos) return std::nullopt;
   bad += ascii;
-  Diagnostic d;
+  Diagnostic d(Dialect::none); // of the document, not of a block
   d.code = "INVALID_UTF8";
   d.severity = Severity::parameter_warning;
-  d.dialect = Dialect::none;
   d.line = lines.line_of(bad);
   d.range = {bad, bad + 1};
   d.message = "Invalid UTF-8 byte sequence; invalid bytes are read as U+FFFD";

@@ -180,7 +180,7 @@ struct Command {
 };
 
 struct Block {
-  Dialect dialect = Dialect::telt;
+  Dialect dialect; // set by every constructor: the dialect whose parser opened the block
   Era era = Era::telt;
   std::string id; // TELT hash / NESL block id
   ByteRange id_range;
@@ -191,16 +191,16 @@ struct Block {
   // Markdown fence around the start line, if any (used to place "insert end marker" fixes).
   std::optional<uint32_t> fence_close_line; // first line after the start that closes that fence
 
-  Block() = default;
-  // A block whose commands (and their parameters) live in `alloc` (a parse's arena). Copies
-  // of a block use the default heap; a move keeps the source's arena, so blocks move only
-  // within their document (or with its arena, see ParsedDocument).
-  explicit Block(const ModelAllocator& alloc) : commands(alloc) {}
+  // A block of `of` whose commands (and their parameters) live in `alloc` (a parse's arena).
+  // Copies of a block use the default heap; a move keeps the source's arena, so blocks move
+  // only within their document (or with its arena, see ParsedDocument).
+  Block(Dialect of, const ModelAllocator& alloc) : dialect(of), commands(alloc) {}
   // The same, with its id (see Parameter's constructor from a name).
-  Block(const ModelAllocator& alloc, std::string_view block_id) : id(block_id), commands(alloc) {}
+  Block(Dialect of, const ModelAllocator& alloc, std::string_view block_id)
+      : dialect(of), id(block_id), commands(alloc) {}
   // The same, with `command_count` empty commands (a NESL block has exactly one).
-  Block(const ModelAllocator& alloc, std::string_view block_id, size_t command_count)
-      : id(block_id), commands(command_count, alloc) {}
+  Block(Dialect of, const ModelAllocator& alloc, std::string_view block_id, size_t command_count)
+      : dialect(of), id(block_id), commands(command_count, alloc) {}
 };
 
 // Seals the block's command list and each command's parameter list that live in `arena` and
@@ -214,9 +214,12 @@ void seal_block(Block& block, const std::pmr::memory_resource* arena);
 std::string_view command_path(std::string_view text, const Command& command);
 
 struct Diagnostic {
+  // The dialect is always stated: the block's, or Dialect::none for a document-level one.
+  explicit Diagnostic(Dialect of) : dialect(of) {}
+
   std::string_view code; // a static name from diagnostics/codes (e.g. "HASH_MISMATCH")
   Severity severity = Severity::block_fatal;
-  Dialect dialect = Dialect::telt;
+  Dialect dialect;
   int32_t block = -1; // index into ParsedDocument::blocks, -1 when the error has no block
   uint32_t line = 0;  // 0-based reported line; == line_count for end-of-input errors
   ByteRange range;    // covered bytes; empty at the end of input

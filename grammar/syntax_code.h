@@ -47,10 +47,9 @@ inline std::string quote(std::string_view s) {
 inline Diagnostic make_diagnostic(SyntaxCode code, Dialect dialect, int32_t block, uint32_t line,
                                   ByteRange range, std::string message, std::string hint = {},
                                   std::vector<Fix> fixes = {}) {
-  Diagnostic d;
+  Diagnostic d(dialect);
   d.code = code.name;
   d.severity = code.severity;
-  d.dialect = dialect;
   d.block = block;
   d.line = line;
   d.range = range;

@@ -112,8 +112,7 @@ bool EditBlockParser::try_start(const LineRef& line, ParseContext& ctx) {
   }
 
   block_ = static_cast<int32_t>(ctx.out->blocks.size());
-  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), "", 1);
-  b.dialect = Dialect::editblock;
+  Block& b = ctx.out->blocks.emplace_back(Dialect::editblock, ctx.out->allocator(), "", 1);
   b.era = Era::editblock;
   b.start_line = line.number;
   b.range = {line.begin, line.end};
@@ -239,7 +238,7 @@ void EditBlockParser::finish(ParseContext& ctx) {
                                           ends_nl ? missing + nl : nl + missing});
     fixes.push_back(std::move(f));
   }
-  Diagnostic d;
+  Diagnostic d(Dialect::editblock);
   if (at_fence) {
     // The fence around the edit closed before its marker: the edit ends there.
     d = make_diagnostic(code::MALFORMED_EDIT, Dialect::editblock, block_, b.start_line, head,

@@ -50,8 +50,7 @@ bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
   const std::string_view mark =
       line.text.substr(start->mark_begin, start->mark_end - start->mark_begin);
   block_ = static_cast<int32_t>(ctx.out->blocks.size());
-  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), mark, 1);
-  b.dialect = Dialect::heredoc;
+  Block& b = ctx.out->blocks.emplace_back(Dialect::heredoc, ctx.out->allocator(), mark, 1);
   b.era = Era::heredoc;
   b.id_range = {line.begin + start->mark_begin, line.begin + start->mark_end};
   b.start_line = line.number;

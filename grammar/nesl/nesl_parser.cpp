@@ -418,8 +418,7 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
                             const nesl::HeaderMatch& m) {
   const std::string_view id = line.text.substr(m.id_begin, m.id_end - m.id_begin);
   // Built in place (no temporary Block or Command to move and destroy).
-  Block& blk = ctx.out->blocks.emplace_back(ctx.out->allocator(), id, 1);
-  blk.dialect = Dialect::nesl;
+  Block& blk = ctx.out->blocks.emplace_back(Dialect::nesl, ctx.out->allocator(), id, 1);
   blk.era = era.era;
   blk.id_range = {line.begin + m.id_begin, line.begin + m.id_end};
   blk.start_line = line.number;

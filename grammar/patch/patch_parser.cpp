@@ -67,8 +67,7 @@ bool PatchParser::try_start(const LineRef& line, ParseContext& ctx) {
   const std::string_view t = trim_blanks(line.text);
   if (t != patch::kBegin) return false;
   block_ = static_cast<int32_t>(ctx.out->blocks.size());
-  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), "");
-  b.dialect = Dialect::patch;
+  Block& b = ctx.out->blocks.emplace_back(Dialect::patch, ctx.out->allocator(), "");
   b.era = Era::patch;
   b.start_line = line.number;
   b.range = {line.begin, line.end};
@@ -228,7 +227,7 @@ void PatchParser::finish(ParseContext& ctx) {
   const Block& b = block(ctx);
   const std::string nl = crlf_ ? "\r\n" : "\n";
   const std::string end(patch::kEnd);
-  Diagnostic d;
+  Diagnostic d(Dialect::patch);
   const std::string message = "The last line of the patch must be '*** End Patch'";
   if (fence_close_begin_ != npos) {
     d = make_diagnostic(code::UNCLOSED_BLOCK, Dialect::patch, block_, b.start_line, b.id_range,

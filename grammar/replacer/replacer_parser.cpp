@@ -47,8 +47,7 @@ bool ReplacerParser::try_start(const LineRef& line, ParseContext& ctx) {
 
 void ReplacerParser::open_block(const LineRef& line, ParseContext& ctx, Marker m) {
   block_ = static_cast<int32_t>(ctx.out->blocks.size());
-  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), "", 1);
-  b.dialect = Dialect::replacer;
+  Block& b = ctx.out->blocks.emplace_back(Dialect::replacer, ctx.out->allocator(), "", 1);
   b.era = Era::replacer;
   b.start_line = line.number;
   b.range = {line.begin, line.end};

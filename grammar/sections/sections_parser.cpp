@@ -36,8 +36,7 @@ bool SectionsParser::try_start(const LineRef& line, ParseContext& ctx) {
   const std::string_view mark =
       line.text.substr(start->mark_begin, start->mark_end - start->mark_begin);
   block_ = static_cast<int32_t>(ctx.out->blocks.size());
-  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), mark, 1);
-  b.dialect = Dialect::sections;
+  Block& b = ctx.out->blocks.emplace_back(Dialect::sections, ctx.out->allocator(), mark, 1);
   b.era = Era::sections;
   b.id_range = {line.begin + start->mark_begin, line.begin + start->mark_end};
   b.start_line = line.number;

@@ -87,9 +87,9 @@ bool TeltParser::try_start(const LineRef& line, ParseContext& ctx) {
 void TeltParser::open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx) {
   // Built in place (no temporary Block to move and destroy).
   Block& b = ctx.out->blocks.emplace_back(
-      ctx.out->allocator(), line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
+      Dialect::telt, ctx.out->allocator(),
+      line.text.substr(start.hash_begin, start.hash_end - start.hash_begin));
   b.commands.reserve(3); // blocks have one to three commands: one allocation
-  b.dialect = Dialect::telt;
   b.era = Era::telt;
   b.id_range = {line.begin + start.hash_begin, line.begin + start.hash_end};
   b.start_line = line.number;

@@ -59,10 +59,9 @@ std::string tag_text(std::string_view name, bool closing) {
 Diagnostic validation_diagnostic(std::string_view code, Severity severity, int32_t block,
                                  uint32_t line, ByteRange range, std::string message,
                                  std::string hint) {
-  Diagnostic d;
+  Diagnostic d(Dialect::xml);
   d.code = code;
   d.severity = severity;
-  d.dialect = Dialect::xml;
   d.block = block;
   d.line = line;
   d.range = range;
@@ -139,8 +138,7 @@ bool XmlParser::try_start_mid_line(const LineRef& line, ParseContext& ctx) {
 void XmlParser::open_block(const LineRef& line, ParseContext& ctx, size_t at, std::string_view name,
                            const xml::Tool& tool, bool near) {
   block_ = static_cast<int32_t>(ctx.out->blocks.size());
-  Block& b = ctx.out->blocks.emplace_back(ctx.out->allocator(), "");
-  b.dialect = Dialect::xml;
+  Block& b = ctx.out->blocks.emplace_back(Dialect::xml, ctx.out->allocator(), "");
   b.era = Era::xml;
   b.start_line = line.number;
   const size_t begin = line.begin + at;

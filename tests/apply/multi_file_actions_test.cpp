@@ -1,5 +1,6 @@
-// files_replace_all_text (apply/multi_file_actions.cpp): every listed file replaced, all or
-// nothing, with its workspace checks on the line of `paths` that names the file.
+// files_replace_all_text (apply/actions/files_replace_all_text.cpp): every listed file
+// replaced, all or nothing, with its workspace checks on the line of `paths` that names the
+// file.
 #include "apply/apply_test_support.h"
 #include "support/process.h"
 

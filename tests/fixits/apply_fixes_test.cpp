@@ -20,7 +20,7 @@ TEST_CASE("overlapping or out-of-range edits are refused", "[fixits]") {
 }
 
 TEST_CASE("preferred fixes: once each, overlapping ones skipped, non-preferred ignored", "[fixits]") {
-  Diagnostic a, b, c, d;
+  Diagnostic a(Dialect::none), b(Dialect::none), c(Dialect::none), d(Dialect::none);
   a.fixes = {Fix{"a", true, {{{0, 1}, "A"}}}};
   b.fixes = {Fix{"b", true, {{{0, 2}, "B"}}}};   // overlaps a: skipped
   c.fixes = {Fix{"c", false, {{{4, 5}, "C"}}}};  // not preferred

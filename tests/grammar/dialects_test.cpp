@@ -118,7 +118,7 @@ TEST_CASE("blockls codes and the docs index list every registered dialect", "[di
     INFO(info->name);
     bool listed = false;
     for (const CodeInfo& c : all_codes())
-      listed = listed || (c.doc_page == info->docs_page && c.dialect == info->name);
+      listed = listed || (c.doc_page == info->docs_page && c.dialect == info->id);
     CHECK(listed);
     const std::string page = std::string(info->docs_page) + ".md";
     CHECK(std::filesystem::exists(std::string(BLOCKLS_SOURCE_DIR) + "/docs/codes/" + page));

@@ -1,8 +1,10 @@
-// files_replace_all_text over the simulation's view of the files: every listed file must
-// exist; each gets every occurrence of old_text replaced (line endings aside, as for
-// file_replace_all_text), in the order listed, so a file listed twice is replaced twice.
-#include "apply/multi_file_actions.h"
-
+// files_replace_all_text, from clada's unified-design.yaml (paths: one per line; old_text;
+// new_text). clada lists it as "tentative" and no tool ran it, so its result follows the
+// schema's `returns`: data {results: [{path, replacements_made}]}. Every listed file must
+// exist (a block is all or nothing, so one missing file fails the whole action); each gets
+// every occurrence of old_text replaced (line endings aside, as for file_replace_all_text), in
+// the order listed, so a file listed twice is replaced twice.
+#include "apply/actions/runners.h"
 #include "apply/text_match.h"
 
 #include <fmt/format.h>
@@ -24,7 +26,9 @@ struct ListedFile {
   std::string absolute; // resolved
 };
 
-void run_files_replace_all(ActionHost& host) {
+} // namespace
+
+void run_files_replace_all_text(ActionHost& host) {
   const std::string& action = host.planned().action;
   const std::string paths = host.value("paths");
   std::vector<ListedFile> files;
@@ -85,19 +89,11 @@ void run_files_replace_all(ActionHost& host) {
         pos = off + occ.length;
       }
       after.append(before.content.str(), pos, std::string::npos);
-      host.write_file(f.absolute, before, std::move(after));
+      host.write_file(f.absolute, before, FileContent(after));
     }
     results.push_back({{"path", f.shown}, {"replacements_made", occ.offsets.size()}});
   }
   host.set_data({{"results", std::move(results)}});
-}
-
-} // namespace
-
-bool run_multi_file_action(ActionHost& host) {
-  if (host.planned().action != "files_replace_all_text") return false;
-  run_files_replace_all(host);
-  return true;
 }
 
 } // namespace blockls::apply

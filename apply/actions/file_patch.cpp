@@ -1,6 +1,10 @@
-// file_patch (see patch_action.h).
-#include "apply/patch_action.h"
-
+// The `file_patch` action (a Codex `*** Update File:`) over the simulation's view of the
+// files: the file must exist; its `hunks` (the update's lines, read again by the grammar's
+// hunk reader, grammar/patch/patch_hunks.h) are located and applied by apply/patch_locate.h;
+// with `new_path` the result is written there and the old file removed. A hunk not found is
+// SEARCH_NOT_FOUND (with the closest region of the file as a hint), one found more than once
+// SEARCH_AMBIGUOUS; the block is all or nothing, like every action.
+#include "apply/actions/runners.h"
 #include "apply/patch_locate.h"
 #include "apply/text_match.h"
 #include "grammar/patch/patch_hunks.h"
@@ -56,6 +60,8 @@ std::optional<Fix> region_fix(ActionHost& host, std::string_view hunks, const pa
   if (k != want.size() || fix.edits.empty()) return std::nullopt;
   return fix;
 }
+
+} // namespace
 
 void run_file_patch(ActionHost& host) {
   const std::string& action = host.planned().action;
@@ -114,21 +120,13 @@ void run_file_patch(ActionHost& host) {
       host.report("NOT_A_FILE", "new_path", msg, "Name a file", msg);
       return;
     }
-    host.write_file(*dest, target, r.text);
+    host.write_file(*dest, target, FileContent(r.text));
     host.remove_file(*path, *before);
     data["new_path"] = host.shown_path("new_path");
   } else {
-    host.write_file(*path, *before, r.text);
+    host.write_file(*path, *before, FileContent(r.text));
   }
   host.set_data(std::move(data));
-}
-
-} // namespace
-
-bool run_patch_action(ActionHost& host) {
-  if (host.planned().action != "file_patch") return false;
-  run_file_patch(host);
-  return true;
 }
 
 } // namespace blockls::apply

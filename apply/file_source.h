@@ -1,0 +1,54 @@
+// The files an action sees: the disk, or an overlay of the changes earlier actions made over
+// it. Reading only; the backends (apply/disk_backend.h, the LSP's WorkspaceEdit) write.
+#pragma once
+
+#include "apply/file_content.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace blockls::apply {
+
+struct FileState {
+  enum class Kind { missing, file, directory, other };
+  Kind kind = Kind::missing;
+  FileContent content; // files only (shared: a copy of the state copies no text)
+  uint32_t mode = 0;   // permission bits (0 = default for new files)
+};
+
+// Read access to a tree of files (the disk, or an overlay over it).
+class FileSource {
+public:
+  virtual ~FileSource() = default;
+  virtual FileState read(const std::string& path) const = 0;
+  // Every entry strictly below `dir`, recursively, symlinks not followed, sorted.
+  virtual std::vector<std::string> list_tree(const std::string& dir) const = 0;
+};
+
+class DiskSource final : public FileSource {
+public:
+  FileState read(const std::string& path) const override;
+  std::vector<std::string> list_tree(const std::string& dir) const override;
+};
+
+// Changes over a base source, as earlier actions left them.
+class Overlay final : public FileSource {
+public:
+  explicit Overlay(const FileSource& base) : base_(&base) {}
+  FileState read(const std::string& path) const override;
+  std::vector<std::string> list_tree(const std::string& dir) const override;
+  void set(const std::string& path, FileState state);
+  void merge_from(const Overlay& other); // `other`'s changes win
+  const std::map<std::string, FileState>& entries() const { return entries_; }
+
+private:
+  const FileSource* base_;
+  std::map<std::string, FileState> entries_;
+};
+
+// The directory that holds `path` ("/" for a top-level entry and for a path without a slash).
+std::string parent_of(const std::string& path);
+
+} // namespace blockls::apply
