@@ -305,9 +305,9 @@ void check_stream(std::string_view text, ChunkPlan& plan, const CheckOptions& op
   bool done = false;
   // The value_chunk texts of each value: (block, command, param, line) -> their concatenation.
   std::map<std::tuple<size_t, size_t, std::string, size_t>, std::string> values;
-  cli::StreamSession session(options, [&](const cli::StreamEvent& event) {
-    const nlohmann::json e = nlohmann::json::parse(event.json);
-    FUZZ_CHECK(e.at("event") == std::string(event.type),
+  cli::StreamSession session(options, [&](const cli::StreamEvent& raw) {
+    const nlohmann::json e = nlohmann::json::parse(raw.json);
+    FUZZ_CHECK(e.at("event") == std::string(raw.type),
                "stream: an event's type is not its \"event\"", 0);
     FUZZ_CHECK(!done, "stream: an event after done", 0);
     const std::string& event = e.at("event").get_ref<const std::string&>();
