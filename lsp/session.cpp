@@ -42,12 +42,12 @@ void Session::notify(const std::string& method, json params) {
 }
 
 void Session::show_message(int type, const std::string& message) {
-  notify("window/showMessage", {{"type", type}, {"message", message}});
+  notify("window/showMessage", ShowMessageParams{type, message});
 }
 
-void Session::progress(const json& token, json value) {
+void Session::progress(const json& token, const WorkDoneProgress& value) {
   if (token.is_null()) return;
-  notify("$/progress", {{"token", token}, {"value", std::move(value)}});
+  notify("$/progress", ProgressParams{token, value});
 }
 
 bool Session::take(const json& id) {
