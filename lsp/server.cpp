@@ -170,9 +170,9 @@ private:
     s_.out_pending.erase(it);
     std::erase(s_.out_order, id);
     if (message.contains("error"))
-      fn(nullptr, &message["error"]);
+      s_.answer(id, std::move(fn), nullptr, &message["error"]);
     else
-      fn(message["result"], nullptr);
+      s_.answer(id, std::move(fn), message["result"], nullptr);
   }
 
   void on_request(const json& id, const std::string& method, const json& params) {

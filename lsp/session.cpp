@@ -83,10 +83,19 @@ void Session::request(const std::string& method, json params,
       auto fn = std::move(it->second);
       out_pending.erase(it);
       const json error = {{"code", kInternalError}, {"message", "no response from the client"}};
-      fn(nullptr, &error);
+      answer(oldest, std::move(fn), nullptr, &error);
     }
   }
   send({{"id", id}, {"method", method}, {"params", std::move(params)}});
+}
+
+void Session::answer(const std::string& out_id, std::function<void(const json&, const json*)> cb,
+                     const json& result, const json* error) {
+  try {
+    cb(result, error);
+  } catch (const std::exception& e) {
+    log(LogLevel::error, "the response to " + out_id + " could not be handled: " + e.what());
+  }
 }
 
 // ---- lifecycle ---------------------------------------------------------------------------

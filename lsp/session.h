@@ -84,6 +84,10 @@ public:
   // oldest fails with "no response from the client").
   void request(const std::string& method, json params,
                std::function<void(const json& result, const json* error)> cb);
+  // Runs the callback of a request to the client with its answer; what the callback throws
+  // (a malformed answer) is logged, and the server keeps serving.
+  void answer(const std::string& out_id, std::function<void(const json&, const json*)> cb,
+              const json& result, const json* error);
 
   // ---- lifecycle ----
   // LSP `processId` / --clientProcessId: a server whose client is gone exits.

@@ -3,6 +3,7 @@
 // journalled apply of the CLI). Nothing is changed when the document moved on meanwhile.
 #include "apply/journal.h"
 #include "apply/run.h"
+#include "diagnostics/json_text.h"
 #include "lsp/handlers.h"
 #include "lsp/workspace_edit.h"
 
@@ -100,13 +101,24 @@ void apply_by_edit(Session& s, const json& id, const json& token,
             [&s, id, token, results, a, label](const json& result, const json* error) {
               if (!s.in_flight.count(id_key(id))) return; // cancelled meanwhile
               ExecuteResult out;
-              out.applied = !error && result.is_object() && result.value("applied", false);
               out.backend = "workspaceEdit";
               out.results = results;
-              if (!out.applied) {
-                out.failure_reason =
-                    error ? error->value("message", "error")
-                          : result.value("failureReason", "the client did not apply the edit");
+              if (error) {
+                out.failure_reason = response_error_message(*error);
+              } else {
+                // A malformed answer is a failure that says why, never an exception.
+                try {
+                  const ApplyWorkspaceEditResult answer = result.get<ApplyWorkspaceEditResult>();
+                  out.applied = answer.applied;
+                  if (!out.applied)
+                    out.failure_reason =
+                        answer.failure_reason.value_or("the client did not apply the edit");
+                } catch (const LspError& e) {
+                  s.log(LogLevel::warning, std::string("malformed workspace/applyEdit response: ") +
+                                               e.what() + ": " + dump_json(result));
+                  out.failure_reason =
+                      std::string("malformed workspace/applyEdit response (") + e.what() + ")";
+                }
               }
               s.progress(token, {"end", std::nullopt, std::nullopt,
                                  out.applied ? "applied" : "not applied"});
