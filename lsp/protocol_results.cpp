@@ -257,6 +257,15 @@ void from_json(const json& j, ProgressParams& p) {
   p.value = require_object(j, "value").get<WorkDoneProgress>();
 }
 
+void to_json(json& j, const ResponseError& e) {
+  j = {{"code", e.code}, {"message", e.message}};
+}
+
+void from_json(const json& j, ResponseError& e) {
+  e.code = static_cast<int>(require_int(j, "code"));
+  e.message = require_string(j, "message");
+}
+
 std::string response_error_message(const json& error) {
   if (error.is_object())
     if (const auto m = error.find("message"); m != error.end() && m->is_string())

@@ -199,6 +199,16 @@ struct ProgressParams {
 void to_json(json& j, const ProgressParams& p);
 void from_json(const json& j, ProgressParams& p);
 
+// The `error` of a response (the server's error replies, and the error the server makes up for
+// a request the client never answered).
+struct ResponseError {
+  int code = kInternalError;
+  std::string message;
+  bool operator==(const ResponseError&) const = default;
+};
+void to_json(json& j, const ResponseError& e);
+void from_json(const json& j, ResponseError& e);
+
 // The `error` of a response from the client, read leniently: its message when it has one.
 std::string response_error_message(const json& error);
 

@@ -153,8 +153,7 @@ private:
     const auto id = message.find("id");
     const bool usable = id != message.end() && usable_id(*id);
     s_.log(LogLevel::warning, "invalid request: " + why);
-    s_.send({{"id", usable ? *id : json(nullptr)},
-             {"error", {{"code", kInvalidRequest}, {"message", why}}}});
+    s_.send({{"id", usable ? *id : json(nullptr)}, {"error", ResponseError{kInvalidRequest, why}}});
   }
 
   // A response to a request the server sent (client/registerCapability, workspace/applyEdit).
@@ -180,8 +179,7 @@ private:
     if (s_.in_flight.count(key)) {
       s_.send({{"id", id},
                {"error",
-                {{"code", kInvalidRequest},
-                 {"message", "A request with this id is still in progress"}}}});
+                ResponseError{kInvalidRequest, "A request with this id is still in progress"}}});
       return;
     }
     s_.in_flight[key] = InFlight{id, method, "", false};

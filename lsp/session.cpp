@@ -67,7 +67,7 @@ void Session::reply(const json id, json result) {
 
 void Session::reply_error(const json id, int code, const std::string& message) {
   if (!id.is_null() && !take(id)) return;
-  send({{"id", id}, {"error", {{"code", code}, {"message", message}}}});
+  send({{"id", id}, {"error", ResponseError{code, message}}});
 }
 
 void Session::request(const std::string& method, json params,
@@ -82,7 +82,7 @@ void Session::request(const std::string& method, json params,
     if (it != out_pending.end()) {
       auto fn = std::move(it->second);
       out_pending.erase(it);
-      const json error = {{"code", kInternalError}, {"message", "no response from the client"}};
+      const json error = ResponseError{kInternalError, "no response from the client"};
       answer(oldest, std::move(fn), nullptr, &error);
     }
   }

@@ -423,6 +423,11 @@ TEST_CASE("the client's applyEdit answer: malformed fields are named", "[lsp][pr
   CHECK(error_of<ApplyWorkspaceEditResult>(json()) == "missing field 'result' (expected object)");
   CHECK(error_of<ApplyWorkspaceEditResult>({{"applied", false}, {"failureReason", 42}}) ==
         "invalid field 'failureReason' (expected string)");
+  const ResponseError error{kRequestFailed, "Nothing to apply; nothing was changed."};
+  CHECK(round_trip(error) == error);
+  CHECK(json(error).dump() ==
+        R"j({"code":-32803,"message":"Nothing to apply; nothing was changed."})j");
+  CHECK(error_of<ResponseError>({{"code", "x"}}) == "invalid field 'code' (expected integer)");
   // A response error is read leniently.
   CHECK(response_error_message({{"code", 1}, {"message", "denied"}}) == "denied");
   CHECK(response_error_message("boom") == "error");
