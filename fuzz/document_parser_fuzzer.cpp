@@ -204,7 +204,8 @@ void check_outputs(std::string_view text, const CheckedDocument& checked) {
     check_json(lsp::folding_ranges(features), "lsp folding");
     check_json(lsp::fix_all_edit(features), "lsp fix all");
     for (const Block& b : analysis->checked.parsed.blocks)
-      check_json(lsp::hover(features, {b.start_line, 1}), "lsp hover");
+      if (const auto hover = lsp::hover(features, {b.start_line, 1}))
+        check_json(*hover, "lsp hover");
   }
 }
 

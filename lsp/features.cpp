@@ -25,12 +25,12 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-json line_range(const FeatureContext& ctx, uint32_t line) {
+// The range of line `line` (the document end past the last line).
+Range line_span(const FeatureContext& ctx, uint32_t line) {
   const LineIndex& lines = ctx.analysis.lines();
   if (line >= lines.line_count())
-    return ctx.mapper().range_json({ctx.analysis.text->size(), ctx.analysis.text->size()});
-  return ctx.mapper().range_json(
-      {lines.line_start(line), lines.line_end(*ctx.analysis.text, line)});
+    return to_range(ctx.mapper(), {ctx.analysis.text->size(), ctx.analysis.text->size()});
+  return to_range(ctx.mapper(), {lines.line_start(line), lines.line_end(*ctx.analysis.text, line)});
 }
 
 std::string path_of(std::string_view text, const Command& command);
@@ -76,13 +76,10 @@ json fixes_payload(const FeatureContext& ctx, const Diagnostic& d) {
   return fixes;
 }
 
-json quickfix(const FeatureContext& ctx, const json& diagnostic, const std::string& title,
-              bool preferred, const json& edits) {
-  return {{"title", title},
-          {"kind", "quickfix"},
-          {"diagnostics", json::array({diagnostic})},
-          {"isPreferred", preferred},
-          {"edit", document_edit(ctx, edits)}};
+CodeAction quickfix(const FeatureContext& ctx, const json& diagnostic, const std::string& title,
+                    bool preferred, const json& edits) {
+  return {title,       "quickfix", json::array({diagnostic}), preferred, document_edit(ctx, edits),
+          std::nullopt};
 }
 
 // The engine diagnostic that was published as `lsp`: same code and range (the message is not
@@ -176,7 +173,7 @@ json diagnostic_json(const FeatureContext& ctx, const Diagnostic& d) {
     const Block& block = blocks[d.block];
     if (block.start_line != d.line)
       related.push_back(
-          {{"location", {{"uri", ctx.uri}, {"range", line_range(ctx, block.start_line)}}},
+          {{"location", {{"uri", ctx.uri}, {"range", line_span(ctx, block.start_line)}}},
            {"message", "The " + block_label(*ctx.analysis.text, block) + " starts here"}});
   }
   if (!d.fixes.empty()) {
@@ -185,7 +182,7 @@ json diagnostic_json(const FeatureContext& ctx, const Diagnostic& d) {
       const uint32_t line = ctx.analysis.lines().line_of(e.range.begin);
       if (line != d.line && lines.insert(line).second)
         related.push_back(
-            {{"location", {{"uri", ctx.uri}, {"range", line_range(ctx, line)}}},
+            {{"location", {{"uri", ctx.uri}, {"range", line_span(ctx, line)}}},
              {"message", "The fix '" + d.fixes.front().title + "' changes this line"}});
     }
   }
@@ -255,8 +252,9 @@ bool kind_selected(const json* only, std::string_view kind) {
   return false;
 }
 
-json code_actions(const FeatureContext& ctx, const CodeActionParams& params, bool defer_fix_all) {
-  json actions = json::array();
+std::vector<CodeAction> code_actions(const FeatureContext& ctx, const CodeActionParams& params,
+                                     bool defer_fix_all) {
+  std::vector<CodeAction> actions;
   const json& diagnostics = params.diagnostics;
   const json* only = params.only_kinds();
   if (kind_selected(only, "quickfix")) {
@@ -286,12 +284,13 @@ json code_actions(const FeatureContext& ctx, const CodeActionParams& params, boo
     for (const Diagnostic& d : ctx.analysis.diagnostics)
       if (!d.fixes.empty() && d.fixes.front().preferred) ++fixable;
     if (fixable > 0) {
-      json action = {{"title", "Fix all blockls problems (" + count_noun(fixable, "fix") + ")"},
-                     {"kind", "source.fixAll.blockls"}};
+      CodeAction action;
+      action.title = "Fix all blockls problems (" + count_noun(fixable, "fix") + ")";
+      action.kind = "source.fixAll.blockls";
       if (defer_fix_all)
-        action["data"] = {{"fixAll", true}, {"uri", ctx.uri}, {"version", ctx.analysis.version}};
+        action.data = FixAllData{ctx.uri, ctx.analysis.version};
       else
-        action["edit"] = fix_all_edit(ctx);
+        action.edit = fix_all_edit(ctx);
       actions.push_back(std::move(action));
     }
   }
@@ -310,8 +309,8 @@ json fix_all_edit(const FeatureContext& ctx) {
   return document_edit(ctx, json::array({edit}));
 }
 
-json code_lenses(const FeatureContext& ctx) {
-  json lenses = json::array();
+std::vector<CodeLens> code_lenses(const FeatureContext& ctx) {
+  std::vector<CodeLens> lenses;
   const auto& blocks = ctx.analysis.checked.parsed.blocks;
   // Planned actions per block, counted in one pass over the plan.
   std::vector<size_t> actions_of(blocks.size(), 0);
@@ -327,22 +326,20 @@ json code_lenses(const FeatureContext& ctx) {
   for (size_t b = 0; b < blocks.size(); ++b) {
     const Block& block = blocks[b];
     const size_t errors = ctx.analysis.block_errors(static_cast<int>(b));
-    json command;
+    LspCommand command;
     if (errors == 0 && never_run(block)) {
       // Nothing to apply: say what the block is.
       const Command* c = block.commands.empty() ? nullptr : &block.commands[0];
-      command = {{"title", "ℹ " + (c ? std::string(c->name) : std::string("command")) + ": " +
-                               count_noun(c ? c->params.size() : 0, "parameter")},
-                 {"command", ""}};
+      command.title = "ℹ " + (c ? std::string(c->name) : std::string("command")) + ": " +
+                      count_noun(c ? c->params.size() : 0, "parameter");
     } else if (errors == 0) {
       const size_t actions = actions_of[b];
       const bool edits = file_edit_words(block.dialect).has_value();
-      command = {{"title", edits ? apply_edit_title(text, block, actions)
-                                 : "▶ Apply block (" + count_noun(actions, "action") + ")"},
-                 {"command", "blockls.executeBlock"},
-                 {"arguments", json::array({{{"uri", ctx.uri},
-                                             {"version", ctx.analysis.version},
-                                             {"line", block.start_line}}})}};
+      command.title = edits ? apply_edit_title(text, block, actions)
+                            : "▶ Apply block (" + count_noun(actions, "action") + ")";
+      command.command = "blockls.executeBlock";
+      command.arguments =
+          json::array({ExecuteBlockArguments{{ctx.uri, ctx.analysis.version}, block.start_line}});
     } else if (const std::optional<FileEditWords> words = file_edit_words(block.dialect);
                not_found[b] && words) {
       // A failing edit says which file does not hold its SEARCH text.
@@ -350,11 +347,11 @@ json code_lenses(const FeatureContext& ctx) {
       std::string title =
           "✗ " + std::string(words->not_found) + " " + (c ? path_of(text, *c) : "the file");
       if (errors > 1) title += " (+" + count_noun(errors - 1, "error") + ")";
-      command = {{"title", title}, {"command", ""}};
+      command.title = std::move(title);
     } else {
-      command = {{"title", "✗ " + count_noun(errors, "error")}, {"command", ""}};
+      command.title = "✗ " + count_noun(errors, "error");
     }
-    lenses.push_back({{"range", line_range(ctx, block.start_line)}, {"command", command}});
+    lenses.push_back({line_span(ctx, block.start_line), std::move(command)});
   }
   return lenses;
 }
@@ -362,8 +359,8 @@ json code_lenses(const FeatureContext& ctx) {
 // The outline: a symbol per block (kind 2, Module) with its commands as children, except for
 // file-edit dialects (Aider, replacer, Codex), whose edits are listed by file: one symbol per
 // file (kind 1, File) at its first edit, with every edit of that file in the transcript under it.
-json document_symbols(const FeatureContext& ctx) {
-  json symbols = json::array();
+std::vector<DocumentSymbol> document_symbols(const FeatureContext& ctx) {
+  std::vector<DocumentSymbol> symbols;
   const std::string_view text = *ctx.analysis.text;
   const auto& blocks = ctx.analysis.checked.parsed.blocks;
   const PositionMapper mapper = ctx.mapper();
@@ -382,7 +379,7 @@ json document_symbols(const FeatureContext& ctx) {
     const int bi = static_cast<int>(b);
     const size_t errors = ctx.analysis.block_errors(bi);
     const bool by_file = file_edit_words(block.dialect).has_value();
-    json children = json::array();
+    std::vector<DocumentSymbol> children;
     for (size_t c = 0; c < block.commands.size(); ++c) {
       const Command& command = block.commands[c];
       std::string name = command.name.empty() ? "(no action)" : std::string(command.name);
@@ -410,45 +407,43 @@ json document_symbols(const FeatureContext& ctx) {
         }
         auto [it, added] = files.try_emplace(path, FileGroup{symbols.size(), range});
         FileGroup& group = it->second;
-        if (added)
-          symbols.push_back({{"name", path},
-                             {"kind", 1},
-                             {"selectionRange", mapper.range_json(selection)},
-                             {"children", json::array()}});
+        if (added) {
+          DocumentSymbol file;
+          file.name = path;
+          file.kind = 1;
+          file.selection_range = to_range(mapper, selection);
+          file.children.emplace();
+          symbols.push_back(std::move(file));
+        }
         group.span = {std::min(group.span.begin, range.begin), std::max(group.span.end, range.end)};
         ++group.edits;
         group.errors += errors > 0;
-        json& file = symbols[group.symbol];
-        file["range"] = mapper.range_json(group.span);
-        file["detail"] = count_noun(group.edits, "edit") +
-                         (group.errors ? ", " + std::to_string(group.errors) + " failing" : "");
-        file["children"].push_back(
-            {{"name", name},
-             {"detail", "line " + std::to_string(ctx.analysis.lines().line_of(range.begin) + 1) +
-                            (errors == 0 ? ", valid" : ", " + count_noun(errors, "error"))},
-             {"kind", 12},
-             {"range", mapper.range_json(range)},
-             {"selectionRange", mapper.range_json(selection)}});
+        DocumentSymbol& file = symbols[group.symbol];
+        file.range = to_range(mapper, group.span);
+        file.detail = count_noun(group.edits, "edit") +
+                      (group.errors ? ", " + std::to_string(group.errors) + " failing" : "");
+        file.children->push_back(
+            {name,
+             "line " + std::to_string(ctx.analysis.lines().line_of(range.begin) + 1) +
+                 (errors == 0 ? ", valid" : ", " + count_noun(errors, "error")),
+             12, to_range(mapper, range), to_range(mapper, selection), std::nullopt});
         continue;
       }
       if (!path.empty()) name += " " + path;
-      json symbol = {{"name", name},
-                     {"kind", 12},
-                     {"range", mapper.range_json(range)},
-                     {"selectionRange", mapper.range_json(selection)}};
+      DocumentSymbol symbol{
+          name,        std::nullopt, 12, to_range(mapper, range), to_range(mapper, selection),
+          std::nullopt};
       if (never_run(block)) {
         // Command input: its parameters, by their output keys (kind 7: Property).
         const auto key = dialect_info(block.dialect).catalog.output_key;
-        json params = json::array();
+        std::vector<DocumentSymbol> params;
         for (const Parameter& p : command.params) {
           const ByteRange at{std::min(p.name_range.begin, p.value_range.begin),
                              std::max(p.name_range.end, p.value_range.end)};
-          params.push_back({{"name", key ? key(p.name) : p.name},
-                            {"kind", 7},
-                            {"range", mapper.range_json(at)},
-                            {"selectionRange", mapper.range_json(p.name_range)}});
+          params.push_back({std::string(key ? key(p.name) : p.name), std::nullopt, 7,
+                            to_range(mapper, at), to_range(mapper, p.name_range), std::nullopt});
         }
-        symbol["children"] = std::move(params);
+        symbol.children = std::move(params);
       }
       children.push_back(std::move(symbol));
     }
@@ -457,36 +452,33 @@ json document_symbols(const FeatureContext& ctx) {
     const ByteRange range{block.range.begin, std::max(block.range.begin, block.range.end)};
     const ByteRange selection =
         block.id_range.size() > 0 ? block.id_range : ByteRange{range.begin, range.begin};
-    symbols.push_back({{"name", block_label(text, block)},
-                       {"detail", errors == 0 ? "valid" : count_noun(errors, "error")},
-                       {"kind", 2},
-                       {"range", mapper.range_json({std::min(range.begin, selection.begin),
-                                                    std::max(range.end, selection.end)})},
-                       {"selectionRange", mapper.range_json(selection)},
-                       {"children", children}});
+    symbols.push_back(
+        {block_label(text, block), errors == 0 ? "valid" : count_noun(errors, "error"), 2,
+         to_range(mapper,
+                  {std::min(range.begin, selection.begin), std::max(range.end, selection.end)}),
+         to_range(mapper, selection), std::move(children)});
   }
   return symbols;
 }
 
-json folding_ranges(const FeatureContext& ctx) {
-  json ranges = json::array();
+std::vector<FoldingRange> folding_ranges(const FeatureContext& ctx) {
+  std::vector<FoldingRange> ranges;
   const LineIndex& lines = ctx.analysis.lines();
   for (const Block& block : ctx.analysis.checked.parsed.blocks) {
     uint32_t last = block.end_line
                         ? *block.end_line
                         : lines.line_of(block.range.end > block.range.begin ? block.range.end - 1
                                                                             : block.range.begin);
-    if (last > block.start_line)
-      ranges.push_back({{"startLine", block.start_line}, {"endLine", last}, {"kind", "region"}});
+    if (last > block.start_line) ranges.push_back({block.start_line, last, "region"});
   }
   return ranges;
 }
 
-json hover(const FeatureContext& ctx, Position position) {
+std::optional<Hover> hover(const FeatureContext& ctx, Position position) {
   const Analysis& a = ctx.analysis;
-  if (a.too_large) return nullptr;
+  if (a.too_large) return std::nullopt;
   const int b = a.block_at_line(position.line);
-  if (b < 0) return nullptr;
+  if (b < 0) return std::nullopt;
   const Block& block = a.checked.parsed.blocks[b];
   const apply::ApplyConfig* config = a.context->apply_config ? &*a.context->apply_config : nullptr;
   std::ostringstream md;
@@ -563,9 +555,9 @@ json hover(const FeatureContext& ctx, Position position) {
                             : a.lines().line_of(block.range.end > 0 ? block.range.end - 1 : 0);
   const LineIndex& lines = a.lines();
   const size_t end = last < lines.line_count() ? lines.line_end(*a.text, last) : a.text->size();
-  return {{"contents", {{"kind", ctx.markdown ? "markdown" : "plaintext"}, {"value", md.str()}}},
-          {"range", ctx.mapper().range_json({lines.line_start(block.start_line),
-                                             std::max(end, lines.line_start(block.start_line))})}};
+  return Hover{{ctx.markdown ? "markdown" : "plaintext", md.str()},
+               to_range(ctx.mapper(), {lines.line_start(block.start_line),
+                                       std::max(end, lines.line_start(block.start_line))})};
 }
 
 } // namespace blockls::lsp

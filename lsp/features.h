@@ -6,8 +6,10 @@
 
 #include "lsp/analysis.h"
 #include "lsp/protocol.h"
+#include "lsp/protocol_results.h"
 #include "lsp/protocol_types.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,16 +40,18 @@ json document_edit(const FeatureContext& ctx, const json& text_edits);
 
 // textDocument/codeAction. Quick fixes from `data` when it carries the
 // fixes of the current version, else from the diagnostics of the analysis that match.
-json code_actions(const FeatureContext& ctx, const CodeActionParams& params, bool defer_fix_all);
+std::vector<CodeAction> code_actions(const FeatureContext& ctx, const CodeActionParams& params,
+                                     bool defer_fix_all);
 // The fix-all edit (every preferred fix once), null when there is nothing to fix.
 json fix_all_edit(const FeatureContext& ctx);
 // True when `kind` is selected by `only` (hierarchical: "source" selects "source.fixAll.x").
 bool kind_selected(const json* only, std::string_view kind);
 
-json code_lenses(const FeatureContext& ctx);
-json document_symbols(const FeatureContext& ctx);
-json folding_ranges(const FeatureContext& ctx);
-json hover(const FeatureContext& ctx, Position position);
+std::vector<CodeLens> code_lenses(const FeatureContext& ctx);
+std::vector<DocumentSymbol> document_symbols(const FeatureContext& ctx);
+std::vector<FoldingRange> folding_ranges(const FeatureContext& ctx);
+// The block under `position`; none outside blocks (the reply is null).
+std::optional<Hover> hover(const FeatureContext& ctx, Position position);
 
 // "2 errors", "1 action".
 std::string count_noun(size_t n, std::string_view singular);

@@ -56,6 +56,7 @@ std::string_view encoding_name(PositionEncoding encoding);
 struct Position {
   uint32_t line = 0;
   uint32_t character = 0;
+  bool operator==(const Position&) const = default;
 };
 
 // Converts between byte offsets of one text and LSP positions in the negotiated encoding.

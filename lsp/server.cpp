@@ -153,8 +153,7 @@ private:
     const auto id = message.find("id");
     const bool usable = id != message.end() && usable_id(*id);
     s_.log(LogLevel::warning, "invalid request: " + why);
-    s_.send({{"id", usable ? *id : json(nullptr)},
-             {"error", {{"code", kInvalidRequest}, {"message", why}}}});
+    s_.send({{"id", usable ? *id : json(nullptr)}, {"error", ResponseError{kInvalidRequest, why}}});
   }
 
   // A response to a request the server sent (client/registerCapability, workspace/applyEdit).
@@ -170,9 +169,9 @@ private:
     s_.out_pending.erase(it);
     std::erase(s_.out_order, id);
     if (message.contains("error"))
-      fn(nullptr, &message["error"]);
+      s_.answer(id, std::move(fn), nullptr, &message["error"]);
     else
-      fn(message["result"], nullptr);
+      s_.answer(id, std::move(fn), message["result"], nullptr);
   }
 
   void on_request(const json& id, const std::string& method, const json& params) {
@@ -180,8 +179,7 @@ private:
     if (s_.in_flight.count(key)) {
       s_.send({{"id", id},
                {"error",
-                {{"code", kInvalidRequest},
-                 {"message", "A request with this id is still in progress"}}}});
+                ResponseError{kInvalidRequest, "A request with this id is still in progress"}}});
       return;
     }
     s_.in_flight[key] = InFlight{id, method, "", false};

@@ -42,12 +42,12 @@ void Session::notify(const std::string& method, json params) {
 }
 
 void Session::show_message(int type, const std::string& message) {
-  notify("window/showMessage", {{"type", type}, {"message", message}});
+  notify("window/showMessage", ShowMessageParams{type, message});
 }
 
-void Session::progress(const json& token, json value) {
+void Session::progress(const json& token, const WorkDoneProgress& value) {
   if (token.is_null()) return;
-  notify("$/progress", {{"token", token}, {"value", std::move(value)}});
+  notify("$/progress", ProgressParams{token, value});
 }
 
 bool Session::take(const json& id) {
@@ -67,7 +67,7 @@ void Session::reply(const json id, json result) {
 
 void Session::reply_error(const json id, int code, const std::string& message) {
   if (!id.is_null() && !take(id)) return;
-  send({{"id", id}, {"error", {{"code", code}, {"message", message}}}});
+  send({{"id", id}, {"error", ResponseError{code, message}}});
 }
 
 void Session::request(const std::string& method, json params,
@@ -82,11 +82,20 @@ void Session::request(const std::string& method, json params,
     if (it != out_pending.end()) {
       auto fn = std::move(it->second);
       out_pending.erase(it);
-      const json error = {{"code", kInternalError}, {"message", "no response from the client"}};
-      fn(nullptr, &error);
+      const json error = ResponseError{kInternalError, "no response from the client"};
+      answer(oldest, std::move(fn), nullptr, &error);
     }
   }
   send({{"id", id}, {"method", method}, {"params", std::move(params)}});
+}
+
+void Session::answer(const std::string& out_id, std::function<void(const json&, const json*)> cb,
+                     const json& result, const json* error) {
+  try {
+    cb(result, error);
+  } catch (const std::exception& e) {
+    log(LogLevel::error, "the response to " + out_id + " could not be handled: " + e.what());
+  }
 }
 
 // ---- lifecycle ---------------------------------------------------------------------------

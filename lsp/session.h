@@ -9,6 +9,7 @@
 #include "lsp/features.h"
 #include "lsp/process_watch.h"
 #include "lsp/protocol.h"
+#include "lsp/protocol_results.h"
 #include "lsp/protocol_types.h"
 #include "lsp/scheduler.h"
 #include "lsp/server.h"
@@ -73,7 +74,8 @@ public:
   void send(json message);
   void notify(const std::string& method, json params);
   void show_message(int type, const std::string& message);
-  void progress(const json& token, json value);
+  // $/progress for the work-done token of a request (nothing when the request had none).
+  void progress(const json& token, const WorkDoneProgress& value);
   // Answers request `id` unless it was answered already (then logs: a bug, never a 2nd reply).
   bool take(const json& id);
   void reply(const json id, json result); // by value: `id` may live in in_flight
@@ -82,6 +84,10 @@ public:
   // oldest fails with "no response from the client").
   void request(const std::string& method, json params,
                std::function<void(const json& result, const json* error)> cb);
+  // Runs the callback of a request to the client with its answer; what the callback throws
+  // (a malformed answer) is logged, and the server keeps serving.
+  void answer(const std::string& out_id, std::function<void(const json&, const json*)> cb,
+              const json& result, const json* error);
 
   // ---- lifecycle ----
   // LSP `processId` / --clientProcessId: a server whose client is gone exits.

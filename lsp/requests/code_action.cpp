@@ -18,6 +18,7 @@ void resolve_code_action(Session& s, const json& id, const json& params) {
     if (a->version != p.version)
       return s.reply_error(id, kContentModified,
                            "The document changed since the action was offered");
+    // The client's action as it sent it (unknown fields kept), with the edit filled in.
     json action = p.action;
     action["edit"] = fix_all_edit(s.features(p.uri, *a));
     if (action["edit"].is_null()) action["edit"] = json::object();

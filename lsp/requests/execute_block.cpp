@@ -3,6 +3,7 @@
 // journalled apply of the CLI). Nothing is changed when the document moved on meanwhile.
 #include "apply/journal.h"
 #include "apply/run.h"
+#include "diagnostics/json_text.h"
 #include "lsp/handlers.h"
 #include "lsp/workspace_edit.h"
 
@@ -96,23 +97,34 @@ void apply_by_edit(Session& s, const json& id, const json& token,
     sub.blocks.push_back(*sim);
   const WorkspaceEditResult r = workspace_edit(apply::file_changes(sub), {s.client.encoding});
   json results = r.results;
-  s.request(
-      "workspace/applyEdit", {{"label", label}, {"edit", r.edit}},
-      [&s, id, token, results, a, label](const json& result, const json* error) {
-        if (!s.in_flight.count(id_key(id))) return; // cancelled meanwhile
-        ExecuteResult out;
-        out.applied = !error && result.is_object() && result.value("applied", false);
-        out.backend = "workspaceEdit";
-        out.results = results;
-        if (!out.applied) {
-          out.failure_reason =
-              error ? error->value("message", "error")
-                    : result.value("failureReason", "the client did not apply the edit");
-        }
-        s.progress(token, {{"kind", "end"}, {"message", out.applied ? "applied" : "not applied"}});
-        s.reply(id, out);
-        s.files_changed("applied an edit");
-      });
+  s.request("workspace/applyEdit", ApplyWorkspaceEditParams{label, r.edit},
+            [&s, id, token, results, a, label](const json& result, const json* error) {
+              if (!s.in_flight.count(id_key(id))) return; // cancelled meanwhile
+              ExecuteResult out;
+              out.backend = "workspaceEdit";
+              out.results = results;
+              if (error) {
+                out.failure_reason = response_error_message(*error);
+              } else {
+                // A malformed answer is a failure that says why, never an exception.
+                try {
+                  const ApplyWorkspaceEditResult answer = result.get<ApplyWorkspaceEditResult>();
+                  out.applied = answer.applied;
+                  if (!out.applied)
+                    out.failure_reason =
+                        answer.failure_reason.value_or("the client did not apply the edit");
+                } catch (const LspError& e) {
+                  s.log(LogLevel::warning, std::string("malformed workspace/applyEdit response: ") +
+                                               e.what() + ": " + dump_json(result));
+                  out.failure_reason =
+                      std::string("malformed workspace/applyEdit response (") + e.what() + ")";
+                }
+              }
+              s.progress(token, {"end", std::nullopt, std::nullopt,
+                                 out.applied ? "applied" : "not applied"});
+              s.reply(id, out);
+              s.files_changed("applied an edit");
+            });
 }
 
 // The disk backend (Neovim 0.7 and other clients without documentChanges).
@@ -123,7 +135,7 @@ void apply_on_disk(Session& s, const json& id, const json& token,
   std::string error;
   std::vector<std::string> recovered;
   if (!apply::prepare_state(state, *a.context->apply_config, &recovered, &error)) {
-    s.progress(token, {{"kind", "end"}, {"message", "failed"}});
+    s.progress(token, {"end", std::nullopt, std::nullopt, "failed"});
     return s.reply_error(id, kRequestFailed,
                          "Cannot prepare the workspace: " + error + "; nothing was changed.");
   }
@@ -156,7 +168,7 @@ void apply_on_disk(Session& s, const json& id, const json& token,
   for (const std::string& m : messages)
     summary += (summary.empty() ? "" : "; ") + m;
   s.show_message(out.applied ? 3 : 1, "blockls: " + summary + " (on disk)");
-  s.progress(token, {{"kind", "end"}, {"message", out.applied ? "applied" : "not applied"}});
+  s.progress(token, {"end", std::nullopt, std::nullopt, out.applied ? "applied" : "not applied"});
   if (!out.applied) out.failure_reason = summary;
   s.reply(id, out);
   s.files_changed("applied on disk");
@@ -190,7 +202,7 @@ void execute_blocks(Session& s, const json& id, const ExecuteBlockArguments& arg
   const std::string label =
       all ? "blockls: apply " + count_noun(sims.size(), "block")
           : "blockls: apply " + block_label(*a->text, blocks[targets.front()]);
-  s.progress(token, {{"kind", "begin"}, {"title", label}, {"cancellable", false}});
+  s.progress(token, {"begin", label, false, std::nullopt});
   if (edit_backend(s.client, sims)) return apply_by_edit(s, id, token, sims, label, a);
   apply_on_disk(s, id, token, sims, *a);
 }

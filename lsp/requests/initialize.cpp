@@ -6,25 +6,14 @@
 namespace blockls::lsp {
 namespace {
 
-const char* const kCommands[] = {"blockls.executeBlock", "blockls.executeAll",
-                                 "blockls.showDebugInfo"};
-
-json server_capabilities(const ClientCapabilities& client) {
-  json code_action = client.code_action_literals
-                         ? json{{"codeActionKinds", {"quickfix", "source.fixAll.blockls"}},
-                                {"resolveProvider", true}}
-                         : json(true);
-  return {
-      {"positionEncoding", encoding_name(client.encoding)},
-      {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", true}}}}},
-      {"codeActionProvider", code_action},
-      {"codeLensProvider", {{"resolveProvider", false}}},
-      {"documentSymbolProvider", true},
-      {"foldingRangeProvider", true},
-      {"hoverProvider", true},
-      {"executeCommandProvider", {{"commands", kCommands}}},
-      {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},
-  };
+// What the server offers, given what the client supports.
+ServerCapabilities server_capabilities(const ClientCapabilities& client) {
+  ServerCapabilities c;
+  c.position_encoding = std::string(encoding_name(client.encoding));
+  if (client.code_action_literals)
+    c.code_action_options = CodeActionOptions{{"quickfix", "source.fixAll.blockls"}, true};
+  c.commands = {"blockls.executeBlock", "blockls.executeAll", "blockls.showDebugInfo"};
+  return c;
 }
 
 } // namespace
@@ -48,24 +37,20 @@ void initialize(Session& s, const json& id, const json& params) {
   read_settings(p.initialization_options, &s.settings, &problems);
   s.rebuild_context(problems);
 
-  s.server_capabilities = server_capabilities(s.client);
+  const InitializeResult result{server_capabilities(s.client), "blockls", s.options.version};
+  s.server_capabilities = result.capabilities;
   s.initialized = true;
-  s.reply(id, {{"capabilities", s.server_capabilities},
-               {"serverInfo", {{"name", "blockls"}, {"version", s.options.version}}}});
+  s.reply(id, result);
 }
 
 void initialized(Session& s, const json&) {
   if (!s.client.watch_dynamic) return;
-  json registration = {
-      {"id", "blockls-watched-files"},
-      {"method", "workspace/didChangeWatchedFiles"},
-      {"registerOptions", {{"watchers", json::array({{{"globPattern", "**/*"}}})}}}};
-  s.request("client/registerCapability", {{"registrations", json::array({registration})}},
-            [&s](const json&, const json* error) {
-              s.watching_files = error == nullptr;
-              if (error)
-                s.log(LogLevel::warning, "file watching not registered: " + dump_json(*error));
-            });
+  const RegistrationParams params{
+      {{"blockls-watched-files", "workspace/didChangeWatchedFiles", {{"**/*"}}}}};
+  s.request("client/registerCapability", params, [&s](const json&, const json* error) {
+    s.watching_files = error == nullptr;
+    if (error) s.log(LogLevel::warning, "file watching not registered: " + dump_json(*error));
+  });
 }
 
 } // namespace blockls::lsp

@@ -1,6 +1,7 @@
 // The typed protocol structs: every message the server reads (and the ones it sends) survives
 // to_json -> from_json, and a malformed field is the InvalidParams error naming that field,
 // worded as the server has always answered it.
+#include "lsp/protocol_results.h"
 #include "lsp/protocol_types.h"
 
 #include <catch2/catch.hpp>
@@ -266,4 +267,191 @@ TEST_CASE("what the server sends round trips", "[lsp][protocol_types]") {
   CHECK(json(std::move(moved)) == json(publish)); // the moving to_json writes the same
   const ShowMessageParams message{2, "blockls settings: docsUrl must be a string"};
   CHECK(round_trip(message) == message);
+}
+
+// ---- results and messages the server sends (lsp/protocol_results.h) ------------------------
+
+namespace {
+
+Range range_of(uint32_t l0, uint32_t c0, uint32_t l1, uint32_t c1) {
+  return {{l0, c0}, {l1, c1}};
+}
+
+} // namespace
+
+TEST_CASE("initialize result round trip and text", "[lsp][protocol_types]") {
+  InitializeResult r;
+  r.capabilities.position_encoding = "utf-8";
+  r.capabilities.code_action_options =
+      CodeActionOptions{{"quickfix", "source.fixAll.blockls"}, true};
+  r.capabilities.commands = {"blockls.executeBlock", "blockls.executeAll", "blockls.showDebugInfo"};
+  r.server_version = "1.2.3";
+  CHECK(round_trip(r) == r);
+  CHECK(
+      json(r).dump() ==
+      R"({"capabilities":{"codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.blockls"],)"
+      R"("resolveProvider":true},"codeLensProvider":{"resolveProvider":false},"documentSymbolProvider":true,)"
+      R"("executeCommandProvider":{"commands":["blockls.executeBlock","blockls.executeAll","blockls.showDebugInfo"]},)"
+      R"("foldingRangeProvider":true,"hoverProvider":true,"positionEncoding":"utf-8",)"
+      R"("textDocumentSync":{"change":2,"openClose":true,"save":{"includeText":true}},)"
+      R"("workspace":{"workspaceFolders":{"changeNotifications":true,"supported":true}}},)"
+      R"("serverInfo":{"name":"blockls","version":"1.2.3"}})");
+  // Without codeActionLiteralSupport the provider is `true`.
+  InitializeResult plain;
+  CHECK(json(plain)["capabilities"]["codeActionProvider"] == true);
+  CHECK(round_trip(plain) == plain);
+}
+
+TEST_CASE("registerCapability params round trip and text", "[lsp][protocol_types]") {
+  const RegistrationParams p{
+      {{"blockls-watched-files", "workspace/didChangeWatchedFiles", {{"**/*"}}}}};
+  CHECK(round_trip(p) == p);
+  CHECK(
+      json(p).dump() ==
+      R"({"registrations":[{"id":"blockls-watched-files","method":"workspace/didChangeWatchedFiles",)"
+      R"("registerOptions":{"watchers":[{"globPattern":"**/*"}]}}]})");
+}
+
+TEST_CASE("code lens round trip and text", "[lsp][protocol_types]") {
+  CodeLens run{range_of(1, 0, 1, 24),
+               {"▶ Apply block (1 action)", "blockls.executeBlock",
+                json::array({ExecuteBlockArguments{{"file:///a.md", 1}, 1}})}};
+  CHECK(round_trip(run) == run);
+  CHECK(
+      json(run).dump() ==
+      R"({"command":{"arguments":[{"line":1,"uri":"file:///a.md","version":1}],"command":"blockls.executeBlock",)"
+      R"j("title":"▶ Apply block (1 action)"},"range":{"end":{"character":24,"line":1},)j"
+      R"j("start":{"character":0,"line":1}}})j");
+  const CodeLens info{range_of(0, 0, 0, 3), {"✗ 2 errors", "", std::nullopt}};
+  CHECK(round_trip(info) == info);
+  CHECK_FALSE(json(info)["command"].contains("arguments"));
+  CHECK(json(info)["command"]["command"] == "");
+}
+
+TEST_CASE("document symbols round trip and text", "[lsp][protocol_types]") {
+  DocumentSymbol param{"path",      std::nullopt, 7, range_of(2, 0, 2, 9), range_of(2, 0, 2, 4),
+                       std::nullopt};
+  DocumentSymbol command{
+      "write_file",         std::nullopt,         12,
+      range_of(1, 0, 3, 0), range_of(1, 0, 1, 5), std::vector<DocumentSymbol>{param}};
+  DocumentSymbol block{"nesl block 'k1w'",
+                       "valid",
+                       2,
+                       range_of(0, 0, 4, 0),
+                       range_of(0, 10, 0, 13),
+                       std::vector<DocumentSymbol>{command}};
+  CHECK(round_trip(block) == block);
+  CHECK(round_trip(param) == param);
+  CHECK_FALSE(json(param).contains("children"));
+  CHECK_FALSE(json(param).contains("detail"));
+  DocumentSymbol empty_file{"src/a.py", "0 edits", 1, {}, {}, std::vector<DocumentSymbol>{}};
+  CHECK(json(empty_file)["children"] == json::array()); // present even when empty
+  CHECK(round_trip(empty_file) == empty_file);
+  CHECK(
+      json(param).dump() ==
+      R"({"kind":7,"name":"path","range":{"end":{"character":9,"line":2},"start":{"character":0,"line":2}},)"
+      R"("selectionRange":{"end":{"character":4,"line":2},"start":{"character":0,"line":2}}})");
+}
+
+TEST_CASE("folding range and hover round trip and text", "[lsp][protocol_types]") {
+  const FoldingRange fold{3, 9, "region"};
+  CHECK(round_trip(fold) == fold);
+  CHECK(json(fold).dump() == R"({"endLine":9,"kind":"region","startLine":3})");
+  const Hover hover{{"markdown", "**telt block 'g7q'** — ▶ 1 action\n"}, range_of(0, 0, 6, 11)};
+  CHECK(round_trip(hover) == hover);
+  CHECK(json(Hover{{"plaintext", "x"}, range_of(0, 0, 0, 1)}).dump() ==
+        R"({"contents":{"kind":"plaintext","value":"x"},)"
+        R"("range":{"end":{"character":1,"line":0},"start":{"character":0,"line":0}}})");
+}
+
+TEST_CASE("code actions round trip and text", "[lsp][protocol_types]") {
+  CodeAction fix;
+  fix.title = "Change hash to 'm4v'";
+  fix.kind = "quickfix";
+  fix.diagnostics = json::array({{{"code", "HASH_MISMATCH"}}});
+  fix.is_preferred = true;
+  fix.edit = json{{"changes", {{"file:///a.md", json::array()}}}};
+  CHECK(round_trip(fix) == fix);
+  CHECK(json(fix).dump() ==
+        R"({"diagnostics":[{"code":"HASH_MISMATCH"}],"edit":{"changes":{"file:///a.md":[]}},)"
+        R"("isPreferred":true,"kind":"quickfix","title":"Change hash to 'm4v'"})");
+  CodeAction deferred;
+  deferred.title = "Fix all blockls problems (2 fixes)";
+  deferred.kind = "source.fixAll.blockls";
+  deferred.data = FixAllData{"file:///a.md", 4};
+  CHECK(round_trip(deferred) == deferred);
+  CHECK(json(deferred).dump() ==
+        R"({"data":{"fixAll":true,"uri":"file:///a.md","version":4},)"
+        R"j("kind":"source.fixAll.blockls","title":"Fix all blockls problems (2 fixes)"})j");
+  // What the server offers is what codeAction/resolve reads back.
+  const CodeActionResolveParams resolve = json(deferred).get<CodeActionResolveParams>();
+  CHECK(resolve.fix_all);
+  CHECK(resolve.uri == "file:///a.md");
+  CHECK(resolve.version == 4);
+}
+
+TEST_CASE("workspace/applyEdit and $/progress round trip and text", "[lsp][protocol_types]") {
+  const ApplyWorkspaceEditParams apply{"blockls: apply 2 blocks",
+                                       {{"documentChanges", json::array()}}};
+  CHECK(round_trip(apply) == apply);
+  CHECK(json(apply).dump() ==
+        R"({"edit":{"documentChanges":[]},"label":"blockls: apply 2 blocks"})");
+
+  const ProgressParams begin{"tok-1", {"begin", "blockls: apply 1 block", false, std::nullopt}};
+  CHECK(round_trip(begin) == begin);
+  CHECK(
+      json(begin).dump() ==
+      R"({"token":"tok-1","value":{"cancellable":false,"kind":"begin","title":"blockls: apply 1 block"}})");
+  const ProgressParams end{7, {"end", std::nullopt, std::nullopt, "applied"}};
+  CHECK(round_trip(end) == end);
+  CHECK(json(end).dump() == R"({"token":7,"value":{"kind":"end","message":"applied"}})");
+
+  const ShowMessageParams message{1, "blockls: failed"};
+  CHECK(json(message).dump() == R"({"message":"blockls: failed","type":1})");
+}
+
+TEST_CASE("the client's applyEdit answer: malformed fields are named", "[lsp][protocol_types]") {
+  const ApplyWorkspaceEditResult applied{true, std::nullopt};
+  CHECK(round_trip(applied) == applied);
+  const ApplyWorkspaceEditResult refused{false, "the user said no"};
+  CHECK(round_trip(refused) == refused);
+  CHECK(json(refused).dump() == R"({"applied":false,"failureReason":"the user said no"})");
+  CHECK(json::object().get<ApplyWorkspaceEditResult>() == ApplyWorkspaceEditResult{});
+  CHECK(error_of<ApplyWorkspaceEditResult>({{"applied", "yes"}}) ==
+        "invalid field 'applied' (expected boolean)");
+  CHECK(error_of<ApplyWorkspaceEditResult>(7) == "invalid field 'result' (expected object)");
+  CHECK(error_of<ApplyWorkspaceEditResult>(json()) == "missing field 'result' (expected object)");
+  CHECK(error_of<ApplyWorkspaceEditResult>({{"applied", false}, {"failureReason", 42}}) ==
+        "invalid field 'failureReason' (expected string)");
+  const ResponseError error{kRequestFailed, "Nothing to apply; nothing was changed."};
+  CHECK(round_trip(error) == error);
+  CHECK(json(error).dump() ==
+        R"j({"code":-32803,"message":"Nothing to apply; nothing was changed."})j");
+  CHECK(error_of<ResponseError>({{"code", "x"}}) == "invalid field 'code' (expected integer)");
+  // A response error is read leniently.
+  CHECK(response_error_message({{"code", 1}, {"message", "denied"}}) == "denied");
+  CHECK(response_error_message("boom") == "error");
+  CHECK(response_error_message({{"message", 3}}) == "error");
+}
+
+TEST_CASE("sent results: malformed fields are named", "[lsp][protocol_types]") {
+  CHECK(error_of<CodeLens>({{"range", 1}}) == "invalid field 'range' (expected object)");
+  CHECK(error_of<DocumentSymbol>({{"name", "n"}}) == "missing field 'kind' (expected integer)");
+  CHECK(error_of<DocumentSymbol>({{"name", "n"},
+                                  {"kind", 2},
+                                  {"range", json(range_of(0, 0, 0, 0))},
+                                  {"selectionRange", json(range_of(0, 0, 0, 0))},
+                                  {"children", 1}}) == "invalid field 'children' (expected array)");
+  CHECK(error_of<FoldingRange>({{"startLine", 1}, {"endLine", "2"}}) ==
+        "invalid field 'endLine' (expected integer)");
+  CHECK(error_of<Hover>({{"contents", {{"kind", "markdown"}}}}) ==
+        "missing field 'contents.value' (expected string)");
+  CHECK(error_of<CodeAction>({{"title", "t"}, {"kind", "quickfix"}, {"data", {{"uri", "u"}}}}) ==
+        "missing field 'version' (expected integer)");
+  CHECK(error_of<ProgressParams>({{"token", 1}, {"value", {{"title", "t"}}}}) ==
+        "missing field 'kind' (expected string)");
+  CHECK(error_of<RegistrationParams>({{"registrations", {{{"id", "x"}}}}}) ==
+        "missing field 'method' (expected string)");
+  CHECK(error_of<Range>({{"start", {{"line", 0}}}, {"end", json::object()}}) ==
+        "missing field 'character' (expected integer)");
 }
