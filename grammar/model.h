@@ -179,10 +179,34 @@ struct Command {
   Command& operator=(Command&&) = default;
 };
 
+// The era a block of `dialect` has unless its parser says otherwise (NESL: sham, NESL, nesl).
+constexpr Era era_of(Dialect dialect) {
+  switch (dialect) {
+  case Dialect::telt:
+    return Era::telt;
+  case Dialect::nesl:
+    return Era::nesl;
+  case Dialect::heredoc:
+    return Era::heredoc;
+  case Dialect::editblock:
+    return Era::editblock;
+  case Dialect::replacer:
+    return Era::replacer;
+  case Dialect::sections:
+    return Era::sections;
+  case Dialect::patch:
+    return Era::patch;
+  case Dialect::xml:
+  case Dialect::none:
+    break;
+  }
+  return Era::xml;
+}
+
 struct Block {
   Dialect dialect; // set by every constructor: the dialect whose parser opened the block
-  Era era = Era::telt;
-  std::string id; // TELT hash / NESL block id
+  Era era;         // set by every constructor from the dialect (no silent TELT default)
+  std::string id;  // TELT hash / NESL block id
   ByteRange id_range;
   uint32_t start_line = 0;          // 0-based
   std::optional<uint32_t> end_line; // 0-based; nullopt while/when unclosed
@@ -194,13 +218,13 @@ struct Block {
   // A block of `of` whose commands (and their parameters) live in `alloc` (a parse's arena).
   // Copies of a block use the default heap; a move keeps the source's arena, so blocks move
   // only within their document (or with its arena, see ParsedDocument).
-  Block(Dialect of, const ModelAllocator& alloc) : dialect(of), commands(alloc) {}
+  Block(Dialect of, const ModelAllocator& alloc) : dialect(of), era(era_of(of)), commands(alloc) {}
   // The same, with its id (see Parameter's constructor from a name).
   Block(Dialect of, const ModelAllocator& alloc, std::string_view block_id)
-      : dialect(of), id(block_id), commands(alloc) {}
+      : dialect(of), era(era_of(of)), id(block_id), commands(alloc) {}
   // The same, with `command_count` empty commands (a NESL block has exactly one).
   Block(Dialect of, const ModelAllocator& alloc, std::string_view block_id, size_t command_count)
-      : dialect(of), id(block_id), commands(command_count, alloc) {}
+      : dialect(of), era(era_of(of)), id(block_id), commands(command_count, alloc) {}
 };
 
 // Seals the block's command list and each command's parameter list that live in `arena` and
