@@ -1,4 +1,4 @@
-// LSP JSON for diagnostics, code actions, lenses, symbols, folding and hover.
+// LSP results for diagnostics, code actions, lenses, symbols, folding and hover.
 #include "lsp/features.h"
 
 #include "diagnostics/codes.h"
@@ -67,19 +67,27 @@ std::string apply_edit_title(std::string_view text, const Block& block, size_t a
   return "▶ Apply block (" + count_noun(actions, "action") + ")";
 }
 
-json fixes_payload(const FeatureContext& ctx, const Diagnostic& d) {
-  json fixes = json::array();
+// The data payload of a diagnostic with fixes: every fix with its edits.
+DiagnosticData fixes_payload(const FeatureContext& ctx, const Diagnostic& d) {
+  DiagnosticData data{kDataVersion, ctx.analysis.version, {}};
+  data.fixes.reserve(d.fixes.size());
   for (const Fix& fix : d.fixes)
-    fixes.push_back({{"title", fix.title},
-                     {"isPreferred", fix.preferred},
-                     {"edits", text_edits_json(ctx, fix)}});
-  return fixes;
+    data.fixes.push_back({fix.title, fix.preferred, text_edits(ctx, fix)});
+  return data;
 }
 
-CodeAction quickfix(const FeatureContext& ctx, const json& diagnostic, const std::string& title,
-                    bool preferred, const json& edits) {
-  return {title,       "quickfix", json::array({diagnostic}), preferred, document_edit(ctx, edits),
-          std::nullopt};
+CodeAction quickfix(const json& diagnostic, const std::string& title, bool preferred, json edit) {
+  return {title, "quickfix", json::array({diagnostic}), preferred, std::move(edit), std::nullopt};
+}
+
+// A WorkspaceEdit of this document with the client's edits as it sent them (the `data` of a
+// diagnostic it sends back): raw json, since they are echoed unread.
+json document_edit_raw(const FeatureContext& ctx, const json& text_edits) {
+  if (ctx.document_changes)
+    return {{"documentChanges",
+             json::array({{{"textDocument", {{"uri", ctx.uri}, {"version", ctx.analysis.version}}},
+                           {"edits", text_edits}}})}};
+  return {{"changes", {{ctx.uri, text_edits}}}};
 }
 
 // The engine diagnostic that was published as `lsp`: same code and range (the message is not
@@ -90,7 +98,7 @@ const Diagnostic* match_diagnostic(const FeatureContext& ctx, const json& lsp) {
   const auto range = lsp.find("range");
   if (code == lsp.end() || !code->is_string() || range == lsp.end()) return nullptr;
   for (const Diagnostic& d : ctx.analysis.diagnostics)
-    if (code->get_ref<const std::string&>() == d.code && *range == diagnostic_range(ctx, d))
+    if (code->get_ref<const std::string&>() == d.code && *range == json(diagnostic_range(ctx, d)))
       return &d;
   return nullptr;
 }
@@ -147,97 +155,109 @@ std::string block_label(std::string_view text, const Block& block) {
   return dialect + " block at line " + std::to_string(block.start_line + 1);
 }
 
-json diagnostic_range(const FeatureContext& ctx, const Diagnostic& d) {
+Range diagnostic_range(const FeatureContext& ctx, const Diagnostic& d) {
   if (d.line >= ctx.analysis.lines().line_count()) {
     const size_t end = ctx.analysis.text->size();
-    return ctx.mapper().range_json({end, end});
+    return to_range(ctx.mapper(), {end, end});
   }
-  return ctx.mapper().range_json(d.range);
+  return to_range(ctx.mapper(), d.range);
 }
 
-json diagnostic_json(const FeatureContext& ctx, const Diagnostic& d) {
-  std::string message = d.message;
-  if (!d.fix_hint.empty()) message += "\n" + d.fix_hint;
-  json out = {{"range", diagnostic_range(ctx, d)},
-              {"severity", lsp_severity(d.severity)},
-              {"code", std::string(d.code)},
-              {"source", "blockls"}};
+LspDiagnostic lsp_diagnostic(const FeatureContext& ctx, const Diagnostic& d) {
+  LspDiagnostic out;
+  out.range = diagnostic_range(ctx, d);
+  out.severity = lsp_severity(d.severity);
+  out.code = std::string(d.code);
+  out.message = d.message;
+  if (!d.fix_hint.empty()) out.message += "\n" + d.fix_hint;
   if (!ctx.docs_url.empty())
     if (const CodeInfo* info = find_code(d.code))
-      out["codeDescription"] = {
-          {"href", ctx.docs_url + std::string(info->doc_page) + ".md#" + lower(info->name)}};
+      out.code_description =
+          CodeDescription{ctx.docs_url + std::string(info->doc_page) + ".md#" + lower(info->name)};
 
-  json related = json::array();
+  std::vector<DiagnosticRelatedInformation> related;
   const auto& blocks = ctx.analysis.checked.parsed.blocks;
   if (d.block >= 0 && static_cast<size_t>(d.block) < blocks.size()) {
     const Block& block = blocks[d.block];
     if (block.start_line != d.line)
-      related.push_back(
-          {{"location", {{"uri", ctx.uri}, {"range", line_span(ctx, block.start_line)}}},
-           {"message", "The " + block_label(*ctx.analysis.text, block) + " starts here"}});
+      related.push_back({{ctx.uri, line_span(ctx, block.start_line)},
+                         "The " + block_label(*ctx.analysis.text, block) + " starts here"});
   }
   if (!d.fixes.empty()) {
     std::set<uint32_t> lines;
     for (const TextEdit& e : d.fixes.front().edits) {
       const uint32_t line = ctx.analysis.lines().line_of(e.range.begin);
       if (line != d.line && lines.insert(line).second)
-        related.push_back(
-            {{"location", {{"uri", ctx.uri}, {"range", line_span(ctx, line)}}},
-             {"message", "The fix '" + d.fixes.front().title + "' changes this line"}});
+        related.push_back({{ctx.uri, line_span(ctx, line)},
+                           "The fix '" + d.fixes.front().title + "' changes this line"});
     }
   }
   if (!related.empty()) {
     if (ctx.related_information) {
-      out["relatedInformation"] = related;
+      out.related_information = std::move(related);
     } else {
-      for (const json& r : related)
-        message += "\n" + r["message"].get<std::string>() + " (line " +
-                   std::to_string(r["location"]["range"]["start"]["line"].get<uint32_t>() + 1) +
-                   ")";
+      for (const DiagnosticRelatedInformation& r : related)
+        out.message +=
+            "\n" + r.message + " (line " + std::to_string(r.location.range.start.line + 1) + ")";
     }
   }
-  out["message"] = message;
-  if (!d.fixes.empty())
-    out["data"] = {
-        {"v", kDataVersion}, {"version", ctx.analysis.version}, {"fixes", fixes_payload(ctx, d)}};
+  if (!d.fixes.empty()) out.data = fixes_payload(ctx, d);
+  return out;
+}
+
+std::vector<LspDiagnostic> lsp_diagnostics(const FeatureContext& ctx) {
+  std::vector<LspDiagnostic> out;
+  if (ctx.analysis.too_large) {
+    const size_t limit = ctx.analysis.context->settings.max_document_bytes;
+    LspDiagnostic& d = out.emplace_back();
+    d.range = to_range(ctx.mapper(), {0, 0});
+    d.severity = 3;
+    d.code = "DOCUMENT_TOO_LARGE";
+    d.message = "The document has " + std::to_string(ctx.analysis.text->size()) +
+                " bytes, more than the limit of " + std::to_string(limit) +
+                " (maxDocumentBytes, --max-document-bytes): it is not checked";
+    return out;
+  }
+  out.reserve(ctx.analysis.diagnostics.size());
+  for (const Diagnostic& d : ctx.analysis.diagnostics)
+    out.push_back(lsp_diagnostic(ctx, d));
   return out;
 }
 
 json diagnostics_json(const FeatureContext& ctx) {
+  std::vector<LspDiagnostic> diagnostics = lsp_diagnostics(ctx);
   json out = json::array();
-  if (ctx.analysis.too_large) {
-    const size_t limit = ctx.analysis.context->settings.max_document_bytes;
-    out.push_back(
-        {{"range", ctx.mapper().range_json({0, 0})},
-         {"severity", 3},
-         {"code", "DOCUMENT_TOO_LARGE"},
-         {"source", "blockls"},
-         {"message", "The document has " + std::to_string(ctx.analysis.text->size()) +
-                         " bytes, more than the limit of " + std::to_string(limit) +
-                         " (maxDocumentBytes, --max-document-bytes): it is not checked"}});
-    return out;
-  }
-  for (const Diagnostic& d : ctx.analysis.diagnostics)
-    out.push_back(diagnostic_json(ctx, d));
+  out.get_ref<json::array_t&>().reserve(diagnostics.size());
+  for (LspDiagnostic& d : diagnostics)
+    out.push_back(json(std::move(d)));
   return out;
 }
 
-json text_edits_json(const FeatureContext& ctx, const Fix& fix) {
-  json edits = json::array();
-  std::vector<TextEdit> sorted = fix.edits;
+std::vector<LspTextEdit> text_edits(const FeatureContext& ctx, const Fix& fix) {
+  // Sorted by position without copying the engine's edits.
+  std::vector<const TextEdit*> sorted;
+  sorted.reserve(fix.edits.size());
+  for (const TextEdit& e : fix.edits)
+    sorted.push_back(&e);
   std::sort(sorted.begin(), sorted.end(),
-            [](const TextEdit& a, const TextEdit& b) { return a.range.begin < b.range.begin; });
-  for (const TextEdit& e : sorted)
-    edits.push_back({{"range", ctx.mapper().range_json(e.range)}, {"newText", e.new_text}});
+            [](const TextEdit* a, const TextEdit* b) { return a->range.begin < b->range.begin; });
+  const PositionMapper mapper = ctx.mapper();
+  std::vector<LspTextEdit> edits;
+  edits.reserve(sorted.size());
+  for (const TextEdit* e : sorted)
+    edits.push_back({to_range(mapper, e->range), e->new_text, std::nullopt});
   return edits;
 }
 
-json document_edit(const FeatureContext& ctx, const json& text_edits) {
+WorkspaceEdit document_edit(const FeatureContext& ctx, std::vector<LspTextEdit> text_edits) {
+  WorkspaceEdit edit;
   if (ctx.document_changes)
-    return {{"documentChanges",
-             json::array({{{"textDocument", {{"uri", ctx.uri}, {"version", ctx.analysis.version}}},
-                           {"edits", text_edits}}})}};
-  return {{"changes", {{ctx.uri, text_edits}}}};
+    edit.document_changes = std::vector<DocumentChange>{
+        TextDocumentEdit{{ctx.uri, ctx.analysis.version}, std::move(text_edits)}};
+  else
+    edit.changes =
+        std::map<std::string, std::vector<LspTextEdit>>{{ctx.uri, std::move(text_edits)}};
+  return edit;
 }
 
 bool kind_selected(const json* only, std::string_view kind) {
@@ -268,15 +288,16 @@ std::vector<CodeAction> code_actions(const FeatureContext& ctx, const CodeAction
         // Stateless path: the fixes travelled with the diagnostic.
         for (const json& fix : (*data)["fixes"])
           if (fix.is_object() && fix.contains("edits"))
-            actions.push_back(quickfix(ctx, lsp, fix.value("title", "Fix"),
-                                       fix.value("isPreferred", false), fix["edits"]));
+            actions.push_back(quickfix(lsp, fix.value("title", "Fix"),
+                                       fix.value("isPreferred", false),
+                                       document_edit_raw(ctx, fix["edits"])));
         continue;
       }
       // The client dropped `data` (or it is from another version): the server's copy.
       if (const Diagnostic* d = match_diagnostic(ctx, lsp))
         for (const Fix& fix : d->fixes)
-          actions.push_back(
-              quickfix(ctx, lsp, fix.title, fix.preferred, text_edits_json(ctx, fix)));
+          actions.push_back(quickfix(lsp, fix.title, fix.preferred,
+                                     json(document_edit(ctx, text_edits(ctx, fix)))));
     }
   }
   if (kind_selected(only, "source.fixAll.blockls") && !ctx.analysis.too_large) {
@@ -289,24 +310,27 @@ std::vector<CodeAction> code_actions(const FeatureContext& ctx, const CodeAction
       action.kind = "source.fixAll.blockls";
       if (defer_fix_all)
         action.data = FixAllData{ctx.uri, ctx.analysis.version};
+      else if (std::optional<WorkspaceEdit> edit = fix_all_edit(ctx))
+        action.edit = json(*edit);
       else
-        action.edit = fix_all_edit(ctx);
+        action.edit = json(nullptr);
       actions.push_back(std::move(action));
     }
   }
   return actions;
 }
 
-json fix_all_edit(const FeatureContext& ctx) {
+std::optional<WorkspaceEdit> fix_all_edit(const FeatureContext& ctx) {
   const std::string_view before = *ctx.analysis.text;
   std::string after;
-  if (apply_preferred_fixes(before, ctx.analysis.diagnostics, &after) == 0) return nullptr;
+  if (apply_preferred_fixes(before, ctx.analysis.diagnostics, &after) == 0) return std::nullopt;
   // One edit over the bytes that differ.
   const ByteRange span = differing_span(before, after);
   const size_t prefix = span.begin, suffix = before.size() - span.end;
-  const json edit = {{"range", ctx.mapper().range_json({prefix, before.size() - suffix})},
-                     {"newText", after.substr(prefix, after.size() - suffix - prefix)}};
-  return document_edit(ctx, json::array({edit}));
+  std::vector<LspTextEdit> edits;
+  edits.push_back({to_range(ctx.mapper(), {prefix, before.size() - suffix}),
+                   after.substr(prefix, after.size() - suffix - prefix), std::nullopt});
+  return document_edit(ctx, std::move(edits));
 }
 
 std::vector<CodeLens> code_lenses(const FeatureContext& ctx) {

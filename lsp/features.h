@@ -6,6 +6,7 @@
 
 #include "lsp/analysis.h"
 #include "lsp/protocol.h"
+#include "lsp/protocol_edits.h"
 #include "lsp/protocol_results.h"
 #include "lsp/protocol_types.h"
 
@@ -28,22 +29,24 @@ struct FeatureContext {
 };
 
 // The LSP range of a diagnostic; end-of-input diagnostics clamp to the document end.
-json diagnostic_range(const FeatureContext& ctx, const Diagnostic& d);
-json diagnostic_json(const FeatureContext& ctx, const Diagnostic& d);
+Range diagnostic_range(const FeatureContext& ctx, const Diagnostic& d);
+LspDiagnostic lsp_diagnostic(const FeatureContext& ctx, const Diagnostic& d);
 // Every diagnostic of the analysis (one "too large" diagnostic when it was not checked).
+std::vector<LspDiagnostic> lsp_diagnostics(const FeatureContext& ctx);
+// lsp_diagnostics as the JSON array publishDiagnostics sends (the structs moved in).
 json diagnostics_json(const FeatureContext& ctx);
 
-// The edits of a fix as LSP TextEdits.
-json text_edits_json(const FeatureContext& ctx, const Fix& fix);
-// A WorkspaceEdit changing only this document.
-json document_edit(const FeatureContext& ctx, const json& text_edits);
+// The edits of a fix as LSP TextEdits, in document order.
+std::vector<LspTextEdit> text_edits(const FeatureContext& ctx, const Fix& fix);
+// A WorkspaceEdit changing only this document (documentChanges when the client supports them).
+WorkspaceEdit document_edit(const FeatureContext& ctx, std::vector<LspTextEdit> text_edits);
 
 // textDocument/codeAction. Quick fixes from `data` when it carries the
 // fixes of the current version, else from the diagnostics of the analysis that match.
 std::vector<CodeAction> code_actions(const FeatureContext& ctx, const CodeActionParams& params,
                                      bool defer_fix_all);
-// The fix-all edit (every preferred fix once), null when there is nothing to fix.
-json fix_all_edit(const FeatureContext& ctx);
+// The fix-all edit (every preferred fix once), none when there is nothing to fix.
+std::optional<WorkspaceEdit> fix_all_edit(const FeatureContext& ctx);
 // True when `kind` is selected by `only` (hierarchical: "source" selects "source.fixAll.x").
 bool kind_selected(const json* only, std::string_view kind);
 

@@ -4,8 +4,8 @@
 // to_json writes exactly the object the handlers used to assemble (optional fields only when
 // set); from_json reads it back (round trips in tests/lsp/protocol_types_test.cpp) and, for the
 // applyEdit answer, checks the client's fields with the InvalidParams wording of protocol.h.
-// Content that comes from the client or from workspace_edit.h (WorkspaceEdits, code action
-// data the client sent back) stays `json`.
+// Content that comes from the client (the diagnostics and edits a code action echoes) stays
+// `json`, and so do the WorkspaceEdit members (built as protocol_edits.h structs, carried as json).
 #pragma once
 
 #include "lsp/protocol.h"

@@ -9,15 +9,13 @@ namespace blockls::lsp {
 namespace {
 
 // The diagnostic shown while the server's copy of the document is not the editor's.
-json out_of_sync_diagnostic(const std::string& reason) {
-  return {
-      {"range",
-       {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
-      {"severity", 1},
-      {"code", "OUT_OF_SYNC"},
-      {"source", "blockls"},
-      {"message", "blockls lost track of this document (" + reason +
-                      "); save or reopen it to resynchronise. Diagnostics below may be stale."}};
+LspDiagnostic out_of_sync_diagnostic(const std::string& reason) {
+  LspDiagnostic d;
+  d.severity = 1;
+  d.code = "OUT_OF_SYNC";
+  d.message = "blockls lost track of this document (" + reason +
+              "); save or reopen it to resynchronise. Diagnostics below may be stale.";
+  return d;
 }
 
 } // namespace
@@ -35,7 +33,7 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
   PublishDiagnosticsParams publish{uri, a->version, diagnostics_json(s.features(uri, *a))};
   if (doc->desynced)
     publish.diagnostics.insert(publish.diagnostics.begin(),
-                               out_of_sync_diagnostic(doc->desync_reason));
+                               json(out_of_sync_diagnostic(doc->desync_reason)));
   s.notify("textDocument/publishDiagnostics", json(std::move(publish)));
   previous.reset();
   std::vector<Waiter> waiters = std::move(doc->waiters);

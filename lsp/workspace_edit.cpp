@@ -1,4 +1,4 @@
-// File changes to WorkspaceEdit JSON. Each edit's range is converted against the file's text
+// File changes to a typed WorkspaceEdit. Each edit's range is converted against the file's text
 // just before that edit.
 #include "lsp/workspace_edit.h"
 
@@ -14,11 +14,10 @@ std::string annotation_id(int block, const std::string& block_id) {
   return "block-" + block_id + "-" + std::to_string(block);
 }
 
-json text_edit(const apply::FileChange& c, PositionEncoding encoding) {
+LspTextEdit text_edit(const apply::FileChange& c, PositionEncoding encoding) {
   const std::string& before = c.before.str();
   const LineIndex lines(before);
-  return {{"range", PositionMapper(before, lines, encoding).range_json(c.range)},
-          {"newText", c.new_text}};
+  return {to_range(PositionMapper(before, lines, encoding), c.range), c.new_text, std::nullopt};
 }
 
 } // namespace
@@ -26,53 +25,53 @@ json text_edit(const apply::FileChange& c, PositionEncoding encoding) {
 WorkspaceEditResult workspace_edit(const apply::FileChanges& changes,
                                    const WorkspaceEditOptions& options) {
   WorkspaceEditResult r;
-  json document_changes = json::array();
-  json plain = json::object();
+  WorkspaceEdit edit;
+  std::vector<DocumentChange>& document_changes = edit.document_changes.emplace();
+  document_changes.reserve(changes.changes.size());
+  std::map<std::string, std::vector<LspTextEdit>> plain;
   for (const apply::FileChange& c : changes.changes) {
-    const std::string uri = file_uri(c.path);
-    const std::string annotation = annotation_id(c.block, c.block_id);
-    json change;
+    std::string uri = file_uri(c.path);
+    std::optional<std::string> annotation;
+    if (options.change_annotations) annotation = annotation_id(c.block, c.block_id);
     switch (c.kind) {
     case apply::FileChange::Kind::create:
       // (a create is not annotated: the edit that fills the file is)
-      document_changes.push_back({{"kind", "create"},
-                                  {"uri", uri},
-                                  {"options", {{"overwrite", false}, {"ignoreIfExists", false}}}});
-      continue;
-    case apply::FileChange::Kind::edit: {
-      json edit = text_edit(c, options.encoding);
-      if (options.change_annotations) edit["annotationId"] = annotation;
       document_changes.push_back(
-          {{"textDocument", {{"uri", uri}, {"version", nullptr}}}, {"edits", {edit}}});
-      plain[uri].push_back(edit);
-      continue;
+          CreateFile{std::move(uri), CreateFileOptions{false, false}, std::nullopt});
+      break;
+    case apply::FileChange::Kind::edit: {
+      LspTextEdit e = text_edit(c, options.encoding);
+      e.annotation_id = std::move(annotation);
+      if (changes.only_edits) plain[uri].push_back(e);
+      document_changes.push_back(TextDocumentEdit{{std::move(uri), std::nullopt}, {std::move(e)}});
+      break;
     }
     case apply::FileChange::Kind::remove:
-      change = {{"kind", "delete"}, {"uri", uri}};
+      document_changes.push_back(DeleteFile{std::move(uri), std::nullopt, std::move(annotation)});
       break;
     case apply::FileChange::Kind::rename:
-      change = {{"kind", "rename"},
-                {"oldUri", uri},
-                {"newUri", file_uri(c.new_path)},
-                {"options", {{"overwrite", c.overwrite}}}};
+      document_changes.push_back(RenameFile{std::move(uri), file_uri(c.new_path),
+                                            RenameFileOptions{c.overwrite, std::nullopt},
+                                            std::move(annotation)});
       break;
     case apply::FileChange::Kind::remove_tree:
-      change = {{"kind", "delete"}, {"uri", uri}, {"options", {{"recursive", true}}}};
+      document_changes.push_back(
+          DeleteFile{std::move(uri), DeleteFileOptions{true, std::nullopt}, std::move(annotation)});
       break;
     }
-    if (options.change_annotations) change["annotationId"] = annotation;
-    document_changes.push_back(std::move(change));
   }
-  r.edit = {{"documentChanges", document_changes}};
   if (options.change_annotations && !changes.blocks.empty()) {
-    json annotations = json::object();
+    std::map<std::string, ChangeAnnotation>& annotations = edit.change_annotations.emplace();
     for (const apply::BlockSimulation* block : changes.blocks)
       annotations[annotation_id(block->block, block->block_id)] = {
-          {"label", fmt::format("blockls: block {}", block->block_id)},
-          {"needsConfirmation", true}};
-    r.edit["changeAnnotations"] = annotations;
+          fmt::format("blockls: block {}", block->block_id), true, std::nullopt};
   }
-  r.changes = changes.only_edits ? json{{"changes", plain}} : json();
+  r.edit = json(edit);
+  if (changes.only_edits) {
+    WorkspaceEdit only;
+    only.changes = std::move(plain);
+    r.changes = json(only);
+  }
   r.results = changes.results;
   return r;
 }

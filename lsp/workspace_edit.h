@@ -5,6 +5,7 @@
 
 #include "apply/file_changes.h"
 #include "lsp/protocol.h"
+#include "lsp/protocol_edits.h"
 
 namespace blockls::lsp {
 
@@ -13,6 +14,8 @@ struct WorkspaceEditOptions {
   bool change_annotations = false; // client supports changeAnnotations
 };
 
+// `edit` and `changes` are a WorkspaceEdit built as the struct, kept as its json because they
+// travel on as json (ApplyWorkspaceEditParams, the results of a run).
 struct WorkspaceEditResult {
   json edit;    // {"documentChanges": [...]} (+ changeAnnotations)
   json changes; // {"changes": {uri: [TextEdit]}}, null when creates/renames/deletes are needed

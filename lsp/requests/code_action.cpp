@@ -20,8 +20,8 @@ void resolve_code_action(Session& s, const json& id, const json& params) {
                            "The document changed since the action was offered");
     // The client's action as it sent it (unknown fields kept), with the edit filled in.
     json action = p.action;
-    action["edit"] = fix_all_edit(s.features(p.uri, *a));
-    if (action["edit"].is_null()) action["edit"] = json::object();
+    const std::optional<WorkspaceEdit> edit = fix_all_edit(s.features(p.uri, *a));
+    action["edit"] = edit ? json(*edit) : json::object();
     s.reply(id, action);
   });
 }

@@ -1,6 +1,7 @@
 // The typed protocol structs: every message the server reads (and the ones it sends) survives
 // to_json -> from_json, and a malformed field is the InvalidParams error naming that field,
 // worded as the server has always answered it.
+#include "lsp/protocol_edits.h"
 #include "lsp/protocol_results.h"
 #include "lsp/protocol_types.h"
 
@@ -454,4 +455,97 @@ TEST_CASE("sent results: malformed fields are named", "[lsp][protocol_types]") {
         "missing field 'method' (expected string)");
   CHECK(error_of<Range>({{"start", {{"line", 0}}}, {"end", json::object()}}) ==
         "missing field 'character' (expected integer)");
+}
+
+// ---- diagnostics and WorkspaceEdits (lsp/protocol_edits.h) --------------------------------
+
+TEST_CASE("diagnostics round trip and text", "[lsp][protocol_types]") {
+  LspDiagnostic d;
+  d.range = range_of(3, 0, 3, 5);
+  d.severity = 1;
+  d.code = "HASH_MISMATCH";
+  d.code_description = CodeDescription{"https://x/codes.md#hash_mismatch"};
+  d.message = "bad hash";
+  d.related_information = std::vector<DiagnosticRelatedInformation>{
+      {{"file:///a.md", range_of(1, 0, 1, 4)}, "The nesl block 'k1w' starts here"}};
+  d.data = DiagnosticData{1, 7, {{"Change hash", true, {{range_of(3, 0, 3, 5), "m4v", {}}}}}};
+  CHECK(round_trip(d) == d);
+  CHECK(
+      json(d).dump() ==
+      R"({"code":"HASH_MISMATCH","codeDescription":{"href":"https://x/codes.md#hash_mismatch"},)"
+      R"("data":{"fixes":[{"edits":[{"newText":"m4v","range":{"end":{"character":5,"line":3},)"
+      R"("start":{"character":0,"line":3}}}],"isPreferred":true,"title":"Change hash"}],"v":1,)"
+      R"("version":7},"message":"bad hash","range":{"end":{"character":5,"line":3},)"
+      R"("start":{"character":0,"line":3}},"relatedInformation":[{"location":{"range":)"
+      R"({"end":{"character":4,"line":1},"start":{"character":0,"line":1}},"uri":"file:///a.md"},)"
+      R"("message":"The nesl block 'k1w' starts here"}],"severity":1,"source":"blockls"})");
+  LspDiagnostic moved = d;
+  CHECK(json(std::move(moved)) == json(d)); // the moving to_json writes the same
+
+  LspDiagnostic plain;
+  plain.code = "OUT_OF_SYNC";
+  plain.message = "lost";
+  CHECK(round_trip(plain) == plain);
+  CHECK(json(plain).dump() ==
+        R"({"code":"OUT_OF_SYNC","message":"lost","range":{"end":{"character":0,"line":0},)"
+        R"("start":{"character":0,"line":0}},"severity":1,"source":"blockls"})");
+  const DiagnosticData data{1, 2, {}};
+  CHECK(round_trip(data) == data);
+  const CodeDescription description{"https://x"};
+  CHECK(
+      round_trip(LspDiagnostic{{}, 2, "C", description, "blockls", "m", {}, {}}).code_description ==
+      description);
+}
+
+TEST_CASE("workspace edits round trip and text", "[lsp][protocol_types]") {
+  const LspTextEdit edit{range_of(0, 1, 0, 2), "x", std::nullopt};
+  CHECK(round_trip(edit) == edit);
+  CHECK(
+      json(edit).dump() ==
+      R"({"newText":"x","range":{"end":{"character":2,"line":0},"start":{"character":1,"line":0}}})");
+  const LspTextEdit annotated{range_of(0, 1, 0, 2), "x", "block-a-0"};
+  CHECK(round_trip(annotated) == annotated);
+  LspTextEdit moved = annotated;
+  CHECK(json(std::move(moved)) == json(annotated));
+
+  const TextDocumentEdit versioned{{"file:///a.md", 3}, {edit}};
+  CHECK(round_trip(versioned) == versioned);
+  const TextDocumentEdit unversioned{{"file:///b.txt", std::nullopt}, {annotated}};
+  CHECK(round_trip(unversioned) == unversioned);
+  CHECK(json(unversioned)["textDocument"]["version"].is_null()); // written as null
+
+  const CreateFile create{"file:///c.txt", CreateFileOptions{false, false}, std::nullopt};
+  CHECK(round_trip(create) == create);
+  CHECK(
+      json(create).dump() ==
+      R"({"kind":"create","options":{"ignoreIfExists":false,"overwrite":false},"uri":"file:///c.txt"})");
+  const RenameFile rename{"file:///a", "file:///b", RenameFileOptions{true, std::nullopt}, "id"};
+  CHECK(round_trip(rename) == rename);
+  CHECK(json(rename).dump() ==
+        R"({"annotationId":"id","kind":"rename","newUri":"file:///b","oldUri":"file:///a",)"
+        R"("options":{"overwrite":true}})");
+  const DeleteFile remove{"file:///d", std::nullopt, std::nullopt};
+  CHECK(round_trip(remove) == remove);
+  CHECK(json(remove).dump() == R"({"kind":"delete","uri":"file:///d"})");
+  const DeleteFile tree{"file:///t", DeleteFileOptions{true, false}, "id"};
+  CHECK(round_trip(tree) == tree);
+  const ChangeAnnotation annotation{"blockls: block a", true, std::nullopt};
+  CHECK(round_trip(annotation) == annotation);
+
+  WorkspaceEdit all;
+  all.document_changes = std::vector<DocumentChange>{create, unversioned, rename, remove, tree};
+  all.change_annotations = std::map<std::string, ChangeAnnotation>{{"id", annotation}};
+  CHECK(round_trip(all) == all);
+  WorkspaceEdit changes;
+  changes.changes = std::map<std::string, std::vector<LspTextEdit>>{{"file:///a.md", {edit}}};
+  CHECK(round_trip(changes) == changes);
+  CHECK(json(changes).dump() ==
+        R"({"changes":{"file:///a.md":[{"newText":"x","range":{"end":{"character":2,"line":0},)"
+        R"("start":{"character":1,"line":0}}}]}})");
+  WorkspaceEdit empty;
+  empty.changes.emplace();
+  CHECK(json(empty).dump() == R"({"changes":{}})");
+  CHECK(round_trip(empty) == empty);
+  CHECK(error_of<DocumentChange>({{"kind", "move"}, {"uri", "file:///a"}}) ==
+        "invalid field 'kind' (expected create, rename or delete)");
 }
