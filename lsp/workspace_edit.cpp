@@ -43,7 +43,12 @@ WorkspaceEditResult workspace_edit(const apply::FileChanges& changes,
       LspTextEdit e = text_edit(c, options.encoding);
       e.annotation_id = std::move(annotation);
       if (changes.only_edits) plain[uri].push_back(e);
-      document_changes.push_back(TextDocumentEdit{{std::move(uri), std::nullopt}, {std::move(e)}});
+      // Filled member by member: GCC 12 at -O3 takes the braced temporary's string for
+      // uninitialized (a false -Wmaybe-uninitialized that stops -Werror builds).
+      TextDocumentEdit edit;
+      edit.text_document.uri = std::move(uri);
+      edit.edits.push_back(std::move(e));
+      document_changes.push_back(std::move(edit));
       break;
     }
     case apply::FileChange::Kind::remove:
