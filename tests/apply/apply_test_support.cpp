@@ -92,4 +92,14 @@ const Diagnostic* find_code(const std::vector<Diagnostic>& ds, std::string_view 
   return nullptr;
 }
 
+std::unique_ptr<WorkspaceChecked> check_with_workspace(const std::string& text,
+                                                       const apply::ApplyConfig& config) {
+  auto c = std::make_unique<WorkspaceChecked>();
+  c->text = text;
+  c->checked = check_document(c->text);
+  apply::DiskSource disk;
+  c->ws = apply::check_workspace(c->text, &c->checked, config, ActionCatalog::builtin(), disk);
+  return c;
+}
+
 } // namespace blockls::test

@@ -4,9 +4,12 @@
 #pragma once
 
 #include "apply/config.h"
+#include "apply/workspace_check.h"
+#include "diagnostics/check.h"
 #include "grammar/model.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +40,16 @@ struct TempRoot {
 // The diagnostics of `text` checked against the files under `root` (what `check --root` and
 // the language server with a folder open report).
 std::vector<Diagnostic> check_in(const std::string& text, const TempRoot& root);
+
+// A transcript checked, then checked against the files (check_workspace), kept together: the
+// workspace check points into the text and the checked document, so they stay where they are.
+struct WorkspaceChecked {
+  std::string text;
+  CheckedDocument checked;
+  apply::WorkspaceCheck ws;
+};
+std::unique_ptr<WorkspaceChecked> check_with_workspace(const std::string& text,
+                                                       const apply::ApplyConfig& config);
 
 // The first diagnostic with `code`, or null.
 const Diagnostic* find_code(const std::vector<Diagnostic>& ds, std::string_view code);

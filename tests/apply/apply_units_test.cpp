@@ -20,21 +20,6 @@ using namespace blockls::test;
 
 namespace {
 
-struct Checked {
-  std::string text;
-  CheckedDocument checked;
-  WorkspaceCheck ws;
-};
-
-std::unique_ptr<Checked> check(const std::string& text, const ApplyConfig& config) {
-  auto c = std::make_unique<Checked>();
-  c->text = text;
-  c->checked = check_document(c->text);
-  DiskSource disk;
-  c->ws = check_workspace(c->text, &c->checked, config, ActionCatalog::builtin(), disk);
-  return c;
-}
-
 const Diagnostic* find(const CheckedDocument& c, std::string_view code) {
   for (const Diagnostic& d : c.diagnostics)
     if (d.code == code) return &d;
@@ -120,7 +105,7 @@ TEST_CASE("SEARCH_NOT_FOUND offers a fix that makes the block apply", "[apply][m
       "    x = 1\n    return x\n--NEW_TEXT fx3--\n    return 2\n--END fx3--\n";
   for (const std::string& text : {nesl, quoted, telt}) {
     INFO(text);
-    auto c = check(text, root.config);
+    auto c = check_with_workspace(text, root.config);
     const Diagnostic* d = find(c->checked, "SEARCH_NOT_FOUND");
     REQUIRE(d);
     CHECK(d->severity == Severity::command_error);
@@ -128,7 +113,7 @@ TEST_CASE("SEARCH_NOT_FOUND offers a fix that makes the block apply", "[apply][m
     REQUIRE(!d->fixes.empty());
     std::string fixed;
     REQUIRE(apply_fix(text, d->fixes[0], &fixed));
-    auto again = check(fixed, root.config);
+    auto again = check_with_workspace(fixed, root.config);
     CHECK(find(again->checked, "SEARCH_NOT_FOUND") == nullptr);
     CHECK(again->checked.verdicts[0].valid);
   }
@@ -146,7 +131,7 @@ TEST_CASE("a SEARCH_NOT_FOUND fix writes a heredoc body with its block era's del
       "#!SHAM [@three-char-SHA-256: t5b]\naction = \"replace_text_in_file\"\npath = \"a.txt\"\n"
       "old_text = <<'EOT_SHAM_t5b'\nstart\nEOT_SHAM_t5c\nend\nEOT_SHAM_t5b\n"
       "new_text = \"x\"\n#!END_SHAM_t5b\n";
-  auto c = check(sham, root.config);
+  auto c = check_with_workspace(sham, root.config);
   const Diagnostic* d = find(c->checked, "SEARCH_NOT_FOUND");
   REQUIRE(d);
   CHECK(d->fix_hint.find("closest text is at lines 1-3") != std::string::npos);
@@ -154,20 +139,20 @@ TEST_CASE("a SEARCH_NOT_FOUND fix writes a heredoc body with its block era's del
     INFO(fix.title);
     std::string fixed;
     REQUIRE(apply_fix(sham, fix, &fixed));
-    auto again = check(fixed, root.config);
+    auto again = check_with_workspace(fixed, root.config);
     CHECK(find(again->checked, "MALFORMED_ASSIGNMENT") == nullptr);
   }
 
   const std::string nesl =
       "#!nesl [@three-char-SHA-256: t5b]\naction = \"replace_text_in_file\"\npath = \"a.txt\"\n"
       "old_text = <<'EOT_t5b'\nstart\nEOT_SHAM_t5c\nend\nEOT_t5b\nnew_text = \"x\"\n#!end_t5b\n";
-  c = check(nesl, root.config);
+  c = check_with_workspace(nesl, root.config);
   d = find(c->checked, "SEARCH_NOT_FOUND");
   REQUIRE(d);
   REQUIRE(!d->fixes.empty());
   std::string fixed;
   REQUIRE(apply_fix(nesl, d->fixes[0], &fixed));
-  auto again = check(fixed, root.config);
+  auto again = check_with_workspace(fixed, root.config);
   CHECK(again->checked.diagnostics.empty());
   CHECK(again->checked.verdicts[0].valid);
 }
@@ -181,7 +166,7 @@ TEST_CASE("the disk backend re-checks: a file changed after the check is not ove
       "#!telt [3-char SHA: chg]\n=== REPLACE_TEXT ===\n--FILE chg--\na.txt\n--OLD_TEXT chg--\n"
       "hello\n--NEW_TEXT chg--\nbye\n=== FILE_WRITE ===\n--FILE chg--\nb.txt\n--CONTENT chg--\nB\n"
       "--END chg--\n";
-  auto c = check(text, root.config);
+  auto c = check_with_workspace(text, root.config);
   REQUIRE(c->ws.simulation.blocks.size() == 1);
   REQUIRE(c->ws.simulation.blocks[0].ok);
   // Someone edits a.txt after the check; the old text is still there, but the file changed.
@@ -200,7 +185,7 @@ TEST_CASE("the disk backend re-checks: a file changed after the check is not ove
   // Checked again, it applies; CRLF and the mode of the replaced file are kept.
   put_file(root.dir + "/a.txt", "hello\r\nworld\r\n");
   REQUIRE(::chmod((root.dir + "/a.txt").c_str(), 0751) == 0);
-  auto c2 = check(text, root.config);
+  auto c2 = check_with_workspace(text, root.config);
   const SimulationInput in2{c2->text, &c2->checked, &c2->ws.plan, &root.config};
   const BlockRun ok = run_block_on_disk(in2, c2->ws.simulation.blocks[0], state, &diags);
   CHECK(ok.applied);
@@ -222,7 +207,7 @@ TEST_CASE("a block sees what earlier actions of the document did", "[apply][simu
       "\"d/b.txt\"\nold_text = \"one\"\nnew_text = \"two\"\n#!end_s03\n"
       "#!nesl [@three-char-SHA-256: s04]\naction = \"read_file\"\npath = \"d/b.txt\"\n#!end_s04\n"
       "#!nesl [@three-char-SHA-256: s05]\naction = \"delete_file\"\npath = \"a.txt\"\n#!end_s05\n";
-  auto c = check(text, root.config);
+  auto c = check_with_workspace(text, root.config);
   const auto& blocks = c->ws.simulation.blocks;
   REQUIRE(blocks.size() == 5);
   CHECK(blocks[3].actions[0].data["content"] == "two");

@@ -18,21 +18,6 @@ using namespace blockls::test;
 
 namespace {
 
-struct Checked {
-  std::string text;
-  CheckedDocument checked;
-  WorkspaceCheck ws;
-};
-
-std::unique_ptr<Checked> check(const std::string& text, const ApplyConfig& config) {
-  auto c = std::make_unique<Checked>();
-  c->text = text;
-  c->checked = check_document(c->text);
-  DiskSource disk;
-  c->ws = check_workspace(c->text, &c->checked, config, ActionCatalog::builtin(), disk);
-  return c;
-}
-
 std::vector<const Diagnostic*> errors(const CheckedDocument& c) {
   std::vector<const Diagnostic*> out;
   for (const Diagnostic& d : c.diagnostics)
@@ -95,7 +80,7 @@ TEST_CASE("workspace checks of the line actions count the lines earlier actions 
                    "new_content = \"x\"\n") +
       block("a04", "action = \"read_file_numbered\"\npath = \"two.txt\"\nlines = \"3-1\"\n") +
       block("a05", "action = \"read_file_numbered\"\npath = \"two.txt\"\nlines = \"2-9\"\n");
-  auto c = check(text, root.config);
+  auto c = check_with_workspace(text, root.config);
   const auto errs = errors(c->checked);
   REQUIRE(errs.size() == 3);
   CHECK(errs[0]->code == "LINE_OUT_OF_RANGE");

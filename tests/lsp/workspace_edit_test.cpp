@@ -13,25 +13,6 @@ using namespace blockls::apply;
 using namespace blockls::lsp;
 using namespace blockls::test;
 
-namespace {
-
-struct Checked {
-  std::string text;
-  CheckedDocument checked;
-  WorkspaceCheck ws;
-};
-
-std::unique_ptr<Checked> check(const std::string& text, const ApplyConfig& config) {
-  auto c = std::make_unique<Checked>();
-  c->text = text;
-  c->checked = check_document(c->text);
-  DiskSource disk;
-  c->ws = check_workspace(c->text, &c->checked, config, ActionCatalog::builtin(), disk);
-  return c;
-}
-
-} // namespace
-
 TEST_CASE("WorkspaceEdit: documentChanges in UTF-16 and UTF-8 positions", "[lsp][workspace_edit]") {
   TempRoot root;
   put_file(root.dir + "/u.txt", "a😀b\nsecond\n");
@@ -44,7 +25,7 @@ TEST_CASE("WorkspaceEdit: documentChanges in UTF-16 and UTF-8 positions", "[lsp]
       "=== MOVE_FILE ===\n--OLD_PATH ws1--\nold.txt\n--NEW_PATH ws1--\nmoved.txt\n"
       "=== DELETE_FILE ===\n--FILE ws1--\ngone.txt\n=== READ_FILE ===\n--FILE ws1--\nu.txt\n--END "
       "ws1--\n";
-  auto c = check(text, root.config);
+  auto c = check_with_workspace(text, root.config);
   REQUIRE(c->ws.simulation.blocks[0].ok);
   const WorkspaceEditResult u16 = workspace_edit(file_changes(c->ws.simulation));
   const nlohmann::json& dc = u16.edit["documentChanges"];
@@ -74,7 +55,7 @@ TEST_CASE("file changes: byte ranges of the text before, in order, protocol-free
       "#!telt [3-char SHA: fc1]\n=== REPLACE_TEXT ===\n--FILE fc1--\nu.txt\n--OLD_TEXT "
       "fc1--\nsecond\n--NEW_TEXT fc1--\n2nd\n"
       "=== CREATE_FILE ===\n--FILE fc1--\nn.txt\n--CONTENT fc1--\nhi\n--END fc1--\n";
-  auto c = check(text, root.config);
+  auto c = check_with_workspace(text, root.config);
   REQUIRE(c->ws.simulation.blocks[0].ok);
   const FileChanges fc = file_changes(c->ws.simulation);
   REQUIRE(fc.changes.size() == 3);
