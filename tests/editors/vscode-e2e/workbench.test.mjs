@@ -334,9 +334,18 @@ async function main() {
   check(menu.includes("Change 'MOVE_FLIE' to 'MOVE_FILE'"), `quick-fix menu: ${menu.join(' | ')}`);
   await shot('walkthrough');
   await page.keyboard.press('Escape');
+  // Auto Fix acts at the cursor; once in a few runs the palette's return left it elsewhere and
+  // nothing changed (CI, 2026-11-26), so a second try goes to the line again first and says so.
+  const fixed = () => page.$$eval('.editor-instance .view-line', (ls) => ls.some((l) => l.innerText.replace(/\u00a0/g, ' ').includes('=== MOVE_FILE ===')));
   await palette('Auto Fix...');
-  await waitFor('the line to change', () => page.$$eval('.editor-instance .view-line', (ls) => ls.some((l) => l.innerText.replace(/\u00a0/g, ' ').includes('=== MOVE_FILE ==='))), 10000)
-    .then(() => check(true, 'Auto Fix applied the preferred fix: === MOVE_FILE ==='), () => check(false, 'Auto Fix changed the line'));
+  let autoFixed = await waitFor('the line to change', fixed, 10000).then(() => true, () => false);
+  if (!autoFixed) {
+    console.log('(Auto Fix changed nothing; going to the line again and retrying once)');
+    await goTo(flie, 6);
+    await palette('Auto Fix...');
+    autoFixed = await waitFor('the line to change', fixed, 10000).then(() => true, () => false);
+  }
+  check(autoFixed, autoFixed ? 'Auto Fix applied the preferred fix: === MOVE_FILE ===' : 'Auto Fix changed the line');
   await waitFor('one error fewer', async () => (await problemCounts())?.errors === all.errors - 1, 15000)
     .then(() => check(true, 'UNKNOWN_COMMAND is gone from the problems'), () => check(false, 'the error count went down by one'));
   await palette('File: Save');
