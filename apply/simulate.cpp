@@ -4,6 +4,7 @@
 #include "apply/simulate.h"
 
 #include "apply/actions/action_host.h"
+#include "apply/simulation_reuse.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -56,12 +57,36 @@ private:
   mutable std::unordered_map<std::string, FileState> reads_;
 };
 
+// The files before the whole plan, as an EDIT_OVERLAP report reads them: a block that reads
+// them depends on more than what it observed (see BlockSimulation::reusable).
+class FlaggingSource final : public FileSource {
+public:
+  FlaggingSource(const FileSource& inner, bool* read) : inner_(&inner), read_(read) {}
+  FileState read(const std::string& path) const override {
+    *read_ = true;
+    return inner_->read(path);
+  }
+  std::vector<std::string> list_tree(const std::string& dir) const override {
+    *read_ = true;
+    return inner_->list_tree(dir);
+  }
+
+private:
+  const FileSource* inner_;
+  bool* read_;
+};
+
 // simulate_block, with the plan's memo of resolved paths (null: resolve every time).
-BlockSimulation simulate_block_with(const SimulationInput& input, int block,
+BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block,
                                     const FileSource& before, std::vector<Diagnostic>* diagnostics,
                                     Overlay* after, PathMemo* memo) {
   BlockSimulation sim;
   sim.block = block;
+  sim.diagnostics_begin = static_cast<uint32_t>(diagnostics->size());
+  bool read_original = false;
+  SimulationInput input = plan_input;
+  std::optional<FlaggingSource> original;
+  if (plan_input.original) input.original = &original.emplace(*plan_input.original, &read_original);
   RecordingSource recording(before, &sim.observed);
   Overlay files(recording);
   // The plan's actions are sorted by block: the block's own are one run, found by bisection
@@ -91,9 +116,12 @@ BlockSimulation simulate_block_with(const SimulationInput& input, int block,
         o.data = nullptr;
       }
     }
-  } else if (after) {
-    after->merge_from(files);
+  } else {
+    sim.changes = files.entries();
+    if (after) after->merge_from(files);
   }
+  sim.diagnostics_end = static_cast<uint32_t>(diagnostics->size());
+  sim.reusable = !read_original;
   return sim;
 }
 } // namespace
@@ -103,16 +131,23 @@ BlockSimulation simulate_block(const SimulationInput& input, int block, const Fi
   return simulate_block_with(input, block, before, diagnostics, after, nullptr);
 }
 
-Simulation simulate_plan(const SimulationInput& input, const FileSource& source) {
+Simulation simulate_plan(const SimulationInput& input, const FileSource& source,
+                         const SimulationOptions& options) {
   Simulation sim;
   const MemoSource files(source);
-  PathMemo paths;
+  PathMemo local_paths;
+  PathMemo* paths = options.paths ? options.paths : &local_paths;
   Overlay state(files);
   SimulationInput with_original = input;
   with_original.original = &files;
-  for (int block : input.plan->planned_blocks)
+  std::optional<SimulationReuse> reuse;
+  if (options.base) reuse.emplace(with_original, *options.base);
+  sim.blocks.reserve(input.plan->planned_blocks.size());
+  for (int block : input.plan->planned_blocks) {
+    if (reuse && reuse->reuse(block, &state, &sim)) continue;
     sim.blocks.push_back(
-        simulate_block_with(with_original, block, state, &sim.diagnostics, &state, &paths));
+        simulate_block_with(with_original, block, state, &sim.diagnostics, &state, paths));
+  }
   return sim;
 }
 

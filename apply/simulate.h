@@ -7,6 +7,7 @@
 #include "apply/config.h"
 #include "apply/file_content.h"
 #include "apply/file_source.h"
+#include "apply/path_memo.h"
 #include "apply/plan.h"
 
 #include <map>
@@ -58,11 +59,20 @@ struct BlockSimulation {
   std::vector<ActionOutcome> actions;
   // What the block read of the state before it: key ("path" or "tree:path") -> what it saw.
   std::map<std::string, Observation> observed;
+
+  // What a later simulation of the edited document needs to reuse this one (simulate_plan
+  // with a SimulationBase):
+  std::map<std::string, FileState> changes; // what the block left in the state (ok blocks)
+  uint32_t diagnostics_begin = 0, diagnostics_end = 0; // its part of Simulation::diagnostics
+  // False when the outcome depends on more than the block's actions and what it observed
+  // (an EDIT_OVERLAP report reads the files before the whole plan and the earlier actions).
+  bool reusable = true;
 };
 
 struct Simulation {
   std::vector<BlockSimulation> blocks; // planned blocks in order
   std::vector<Diagnostic> diagnostics; // workspace diagnostics, in plan order
+  size_t reused_blocks = 0;            // blocks taken from the SimulationBase, not run again
 };
 
 // Context shared by the simulation of one document.
@@ -76,8 +86,27 @@ struct SimulationInput {
   const FileSource* original = nullptr;
 };
 
+// An earlier simulation of the same document, before an edit, with the same configuration and
+// path resolutions (the language server's previous analysis).
+struct SimulationBase {
+  std::string_view text;
+  const CheckedDocument* checked = nullptr;
+  const Plan* plan = nullptr;
+  const Simulation* simulation = nullptr;
+};
+
+struct SimulationOptions {
+  // Resolutions shared with other simulations (null: a memo of this call only). A base is
+  // only valid with the same memo, not cleared since the base was simulated.
+  PathMemo* paths = nullptr;
+  // Blocks outside the edit whose actions are the same and who observe the same files are
+  // taken from it (shifted) instead of being run again; the result is the same as without it.
+  const SimulationBase* base = nullptr;
+};
+
 // Simulates every planned block over `source`; a failing block leaves the files as they were.
-Simulation simulate_plan(const SimulationInput& input, const FileSource& source);
+Simulation simulate_plan(const SimulationInput& input, const FileSource& source,
+                         const SimulationOptions& options = {});
 
 // Simulates the actions of one block over `before` (the state just before the block).
 BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,

@@ -188,7 +188,17 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
       if (!plan.actions.empty()) {
         apply::SimulationInput input{source, &a->checked, &plan, &*a->context->apply_config};
         apply::DiskSource disk;
-        a->simulation = apply::simulate_plan(input, files ? *files : disk);
+        apply::SimulationOptions options;
+        options.paths = a->context->paths.get();
+        a->path_epoch = options.paths->epoch();
+        // The base's blocks are reusable when it resolved paths with the same answers.
+        apply::SimulationBase previous;
+        if (base && base->context == a->context && base->simulation &&
+            base->path_epoch == a->path_epoch) {
+          previous = {*base->text, &base->checked, &base->plan(), &*base->simulation};
+          options.base = &previous;
+        }
+        a->simulation = apply::simulate_plan(input, files ? *files : disk, options);
         if (!a->simulation->diagnostics.empty()) {
           a->diagnostics.insert(a->diagnostics.end(), a->simulation->diagnostics.begin(),
                                 a->simulation->diagnostics.end());

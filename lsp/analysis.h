@@ -67,6 +67,9 @@ struct AnalysisContext {
   std::shared_ptr<const ActionCatalog> catalog;
   std::optional<apply::ApplyConfig> apply_config; // nullopt: no root, no workspace checks
   std::vector<std::string> problems;              // settings that could not be honoured
+  // Path resolutions shared by the analyses of this configuration; cleared (with the file
+  // cache) when the files change.
+  std::shared_ptr<apply::PathMemo> paths = std::make_shared<apply::PathMemo>();
 };
 
 std::shared_ptr<const AnalysisContext>
@@ -80,6 +83,7 @@ struct Analysis {
   bool too_large = false; // over max_document_bytes: nothing but one diagnostic
   CheckedDocument checked;
   std::optional<apply::Simulation> simulation; // only with a workspace root
+  uint64_t path_epoch = 0;                     // context->paths->epoch() the simulation used
 
   std::vector<Diagnostic> diagnostics; // engine + workspace diagnostics, by line
   std::chrono::microseconds elapsed{0};

@@ -140,6 +140,7 @@ void Session::reschedule_all() {
 void Session::files_changed(const std::string& why) {
   log(LogLevel::info, why + ": workspace checks run again");
   files->clear();
+  context->paths->clear();
   reschedule_all();
 }
 

@@ -97,10 +97,7 @@ std::optional<std::string> ActionHost::path_of(std::string_view param, std::stri
 
 ResolvedPath ActionHost::resolve(std::string_view value) {
   if (!memo_) return resolve_path(*in_.config, value);
-  auto it = memo_->find(std::string(value));
-  if (it == memo_->end())
-    it = memo_->emplace(std::string(value), resolve_path(*in_.config, value)).first;
-  return it->second;
+  return memo_->resolve(*in_.config, value);
 }
 
 bool ActionHost::parents_writable(std::string_view param, const std::string& path) {

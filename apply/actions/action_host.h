@@ -4,6 +4,7 @@
 // (file effects). apply/simulate.cpp makes one per planned action and calls run().
 #pragma once
 
+#include "apply/path_memo.h"
 #include "apply/path_policy.h"
 #include "apply/plan.h"
 #include "apply/simulate.h"
@@ -13,15 +14,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace blockls::apply {
-
-// The check of a whole plan writes nothing, so a path resolves the same way every time it is
-// asked: simulate_plan remembers the answers (without it, every edit of a file lstat()s every
-// component of its path again). Not used when blocks run on disk one after the other.
-using PathMemo = std::unordered_map<std::string, ResolvedPath>;
 
 class ActionHost {
 public:

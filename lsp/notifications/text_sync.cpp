@@ -77,6 +77,7 @@ void did_save(Session& s, const json& params) {
     s.files_changed("saved " + uri);
   } else if (doc) {
     s.files->clear();
+    s.context->paths->clear();
     s.schedule(*doc);
   }
 }

@@ -1,0 +1,100 @@
+// SimulationReuse (see simulation_reuse.h).
+#include "apply/simulation_reuse.h"
+
+#include <algorithm>
+
+namespace blockls::apply {
+namespace {
+
+using Kind = FileState::Kind;
+
+// The actions of block `block` in a plan (sorted by block): one run, found by bisection.
+std::pair<std::vector<PlannedAction>::const_iterator, std::vector<PlannedAction>::const_iterator>
+actions_of(const Plan& plan, int block) {
+  auto first = std::lower_bound(plan.actions.begin(), plan.actions.end(), block,
+                                [](const PlannedAction& a, int b) { return a.block < b; });
+  auto last = first;
+  while (last != plan.actions.end() && last->block == block)
+    ++last;
+  return {first, last};
+}
+
+// Stricter than Observation::operator==: a reused write keeps the mode it saw, so modes count.
+bool same_observation(const Observation& a, const Observation& b) {
+  return a.state.kind == b.state.kind && a.state.mode == b.state.mode && a.tree == b.tree &&
+         (a.state.kind != Kind::file || a.state.content == b.state.content);
+}
+
+} // namespace
+
+SimulationReuse::SimulationReuse(const SimulationInput& input, const SimulationBase& base)
+    : input_(&input), base_(&base), change_(find_change(base.text, input.text)) {}
+
+SimulationReuse::Match SimulationReuse::match(int block) const {
+  const Block& now = input_->checked->parsed.blocks[static_cast<size_t>(block)];
+  size_t old_begin = 0;
+  if (now.range.end <= change_.begin)
+    old_begin = now.range.begin; // wholly before the edit
+  else if (now.range.begin >= change_.new_end)
+    old_begin = now.range.begin - change_.new_end + change_.old_end; // wholly after it
+  else
+    return {};
+  const auto& old_blocks = base_->checked->parsed.blocks;
+  const auto it = std::lower_bound(old_blocks.begin(), old_blocks.end(), old_begin,
+                                   [](const Block& b, size_t at) { return b.range.begin < at; });
+  if (it == old_blocks.end() || it->range.begin != old_begin ||
+      it->range.size() != now.range.size() || it->dialect != now.dialect)
+    return {};
+  const int old_block = static_cast<int>(it - old_blocks.begin());
+  const auto& sims = base_->simulation->blocks;
+  const auto sim = std::lower_bound(sims.begin(), sims.end(), old_block,
+                                    [](const BlockSimulation& s, int b) { return s.block < b; });
+  if (sim == sims.end() || sim->block != old_block) return {};
+  return {&*sim, static_cast<int64_t>(now.range.begin) - static_cast<int64_t>(old_begin),
+          static_cast<int64_t>(now.start_line) - static_cast<int64_t>(it->start_line)};
+}
+
+// The same actions, numbered the same: the messages and effects of the old simulation quote
+// the action numbers and block ids, and its outcome follows from the actions' parameters.
+bool SimulationReuse::same_actions(int block, const BlockSimulation& old) const {
+  const auto [first, last] = actions_of(*input_->plan, block);
+  const auto [old_first, old_last] = actions_of(*base_->plan, old.block);
+  if (last - first != old_last - old_first ||
+      static_cast<size_t>(last - first) != old.actions.size())
+    return false;
+  for (auto a = first, b = old_first; a != last; ++a, ++b)
+    if (a->seq != b->seq || a->action != b->action || a->block_id != b->block_id ||
+        a->dialect != b->dialect || a->spec != b->spec || a->params != b->params)
+      return false;
+  return true;
+}
+
+bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) const {
+  const Match m = match(block);
+  if (!m.old || !m.old->reusable || !same_actions(block, *m.old)) return false;
+  const auto& old_diagnostics = base_->simulation->diagnostics;
+  if (m.lines != 0)
+    for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)
+      if (old_diagnostics[i].line_dependent) return false;
+  for (const auto& [key, seen] : m.old->observed)
+    if (!same_observation(observe(*state, key), seen)) return false;
+
+  BlockSimulation now = *m.old;
+  now.block = block;
+  const auto [first, last] = actions_of(*input_->plan, block);
+  for (size_t i = 0; i < now.actions.size(); ++i)
+    now.actions[i].action = &*(first + static_cast<std::ptrdiff_t>(i));
+  now.diagnostics_begin = static_cast<uint32_t>(sim->diagnostics.size());
+  for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i) {
+    sim->diagnostics.push_back(old_diagnostics[i]);
+    shift_diagnostic(sim->diagnostics.back(), m.bytes, m.lines, block - m.old->block);
+  }
+  now.diagnostics_end = static_cast<uint32_t>(sim->diagnostics.size());
+  for (const auto& [path, changed] : now.changes)
+    state->set(path, changed);
+  sim->blocks.push_back(std::move(now));
+  ++sim->reused_blocks;
+  return true;
+}
+
+} // namespace blockls::apply

@@ -1,0 +1,237 @@
+// The incremental workspace oracle: after random edits of a transcript, and random changes of
+// the files on disk, the simulation that reuses the previous one (simulate_plan with a
+// SimulationBase, as the language server runs it on every keystroke) equals a full simulation,
+// field by field: blocks, outcomes, effects, observations, changes and diagnostics.
+#include "apply/simulate.h"
+#include "apply_test_support.h"
+#include "diagnostics/check.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fmt/format.h>
+#include <random>
+
+namespace blockls {
+namespace {
+
+using apply::FileState;
+
+const char* const kPaths[] = {"a.txt", "b.txt", "d/c.txt", "d/e/f.txt", "g.txt"};
+const char* const kWords[] = {"alpha", "beta", "gamma", "delta"};
+
+// One NESL block of a random action over a few shared paths (so blocks depend on each other).
+std::string random_block(std::mt19937& rng, size_t n) {
+  auto pick = [&](auto& list) { return list[rng() % std::size(list)]; };
+  const std::string id = fmt::format("b{:02}", n % 100);
+  std::string body;
+  switch (rng() % 5) {
+  case 0:
+  case 1:
+    body = fmt::format("action = \"write_file\"\npath = \"{}\"\ncontent = \"{} {}\"\n",
+                       pick(kPaths), pick(kWords), pick(kWords));
+    break;
+  case 2:
+    body = fmt::format("action = \"replace_text_in_file\"\npath = \"{}\"\nold_text = \"{}\"\n"
+                       "new_text = \"{}\"\n",
+                       pick(kPaths), pick(kWords), pick(kWords));
+    break;
+  case 3:
+    body = fmt::format("action = \"delete_file\"\npath = \"{}\"\n", pick(kPaths));
+    break;
+  default:
+    body = fmt::format("action = \"move_file\"\nold_path = \"{}\"\nnew_path = \"{}\"\n",
+                       pick(kPaths), pick(kPaths));
+  }
+  return fmt::format(
+      "Step {}:\n\n```sh nesl\n#!nesl [@three-char-SHA-256: {}]\n{}#!end_{}\n```\n\n", n, id, body,
+      id);
+}
+
+// A random edit: insert or delete a few characters, or a whole block, anywhere.
+std::string random_edit(std::mt19937& rng, std::string text, size_t* blocks) {
+  const size_t at = text.empty() ? 0 : rng() % (text.size() + 1);
+  switch (rng() % 6) {
+  case 0: { // a new block at a line start
+    const size_t line = text.rfind('\n', at == 0 ? 0 : at - 1);
+    const size_t start = line == std::string::npos ? 0 : line + 1;
+    return text.insert(start, random_block(rng, (*blocks)++));
+  }
+  case 1:
+  case 2: { // delete a few bytes
+    const size_t n = std::min<size_t>(1 + rng() % 4, text.size() - std::min(at, text.size()));
+    return text.erase(at, n);
+  }
+  default: { // type a character or a newline
+    const char* const typed[] = {"x", "a", "\n", "\"", " ", "e"};
+    return text.insert(at, typed[rng() % std::size(typed)]);
+  }
+  }
+}
+
+// A random change of the files: rewrite one, remove one, or turn a directory into a file.
+void random_disk_change(std::mt19937& rng, const std::string& root) {
+  const std::string path = root + "/" + kPaths[rng() % std::size(kPaths)];
+  std::error_code ec;
+  if (rng() % 3 == 0)
+    std::filesystem::remove_all(path, ec);
+  else
+    test::put_file(path, kWords[rng() % std::size(kWords)]);
+}
+
+void expect_same_state(const FileState& a, const FileState& b) {
+  CHECK(static_cast<int>(a.kind) == static_cast<int>(b.kind));
+  CHECK(a.mode == b.mode);
+  CHECK(a.content.str() == b.content.str());
+}
+
+void expect_same_diagnostic(const Diagnostic& a, const Diagnostic& b) {
+  CHECK(a.code == b.code);
+  CHECK(static_cast<int>(a.severity) == static_cast<int>(b.severity));
+  CHECK(a.block == b.block);
+  CHECK(a.line == b.line);
+  CHECK(a.range.begin == b.range.begin);
+  CHECK(a.range.end == b.range.end);
+  CHECK(a.message == b.message);
+  CHECK(a.fix_hint == b.fix_hint);
+  CHECK(a.line_dependent == b.line_dependent);
+  REQUIRE(a.fixes.size() == b.fixes.size());
+  for (size_t f = 0; f < a.fixes.size(); ++f) {
+    CHECK(a.fixes[f].title == b.fixes[f].title);
+    REQUIRE(a.fixes[f].edits.size() == b.fixes[f].edits.size());
+    for (size_t e = 0; e < a.fixes[f].edits.size(); ++e) {
+      CHECK(a.fixes[f].edits[e].range.begin == b.fixes[f].edits[e].range.begin);
+      CHECK(a.fixes[f].edits[e].range.end == b.fixes[f].edits[e].range.end);
+      CHECK(a.fixes[f].edits[e].new_text == b.fixes[f].edits[e].new_text);
+    }
+  }
+}
+
+// Field by field; the outcomes through result_json (what every output shows of them).
+void expect_same_simulation(const apply::Simulation& full, const apply::Simulation& reused) {
+  REQUIRE(full.blocks.size() == reused.blocks.size());
+  for (size_t b = 0; b < full.blocks.size(); ++b) {
+    const apply::BlockSimulation& x = full.blocks[b];
+    const apply::BlockSimulation& y = reused.blocks[b];
+    INFO("block " << x.block << " (" << x.block_id << ")");
+    CHECK(x.block == y.block);
+    CHECK(x.block_id == y.block_id);
+    CHECK(x.ok == y.ok);
+    CHECK(x.failed_seq == y.failed_seq);
+    CHECK(x.reusable == y.reusable);
+    CHECK(x.diagnostics_begin == y.diagnostics_begin);
+    CHECK(x.diagnostics_end == y.diagnostics_end);
+    REQUIRE(x.actions.size() == y.actions.size());
+    for (size_t i = 0; i < x.actions.size(); ++i) {
+      CHECK(apply::result_json(x.actions[i]) == apply::result_json(y.actions[i]));
+      CHECK(x.actions[i].action->line == y.actions[i].action->line);
+      REQUIRE(x.actions[i].effects.size() == y.actions[i].effects.size());
+      for (size_t e = 0; e < x.actions[i].effects.size(); ++e) {
+        const apply::FileEffect& p = x.actions[i].effects[e];
+        const apply::FileEffect& q = y.actions[i].effects[e];
+        CHECK(static_cast<int>(p.kind) == static_cast<int>(q.kind));
+        CHECK(p.seq == q.seq);
+        CHECK(p.path == q.path);
+        CHECK(p.new_path == q.new_path);
+        CHECK(p.before.has_value() == q.before.has_value());
+        if (p.before && q.before) CHECK(p.before->str() == q.before->str());
+        CHECK(p.after.str() == q.after.str());
+        CHECK(p.mode == q.mode);
+      }
+    }
+    REQUIRE(x.observed.size() == y.observed.size());
+    for (auto i = x.observed.begin(), j = y.observed.begin(); i != x.observed.end(); ++i, ++j) {
+      CHECK(i->first == j->first);
+      expect_same_state(i->second.state, j->second.state);
+      CHECK(i->second.tree == j->second.tree);
+    }
+    REQUIRE(x.changes.size() == y.changes.size());
+    for (auto i = x.changes.begin(), j = y.changes.begin(); i != x.changes.end(); ++i, ++j) {
+      CHECK(i->first == j->first);
+      expect_same_state(i->second, j->second);
+    }
+  }
+  REQUIRE(full.diagnostics.size() == reused.diagnostics.size());
+  for (size_t d = 0; d < full.diagnostics.size(); ++d) {
+    INFO("workspace diagnostic " << d);
+    expect_same_diagnostic(full.diagnostics[d], reused.diagnostics[d]);
+  }
+}
+
+// One version of the transcript, checked, planned and simulated; kept whole because the plan
+// and the simulation point into the text and the checked document.
+struct Version {
+  std::string text;
+  CheckedDocument checked;
+  apply::Plan plan;
+  apply::Simulation simulation;
+};
+
+std::unique_ptr<Version> simulate(std::string text, const apply::ApplyConfig& config,
+                                  apply::PathMemo* paths, const Version* base) {
+  auto v = std::make_unique<Version>();
+  v->text = std::move(text);
+  CheckOptions options;
+  v->checked = check_document(v->text, options);
+  const ActionCatalog& catalog = ActionCatalog::builtin();
+  v->plan = apply::build_plan(v->text, v->checked, catalog);
+  const apply::SimulationInput input{v->text, &v->checked, &v->plan, &config};
+  apply::SimulationOptions sim_options;
+  sim_options.paths = paths;
+  apply::SimulationBase previous;
+  if (base) {
+    previous = {base->text, &base->checked, &base->plan, &base->simulation};
+    sim_options.base = &previous;
+  }
+  v->simulation = apply::simulate_plan(input, apply::DiskSource(), sim_options);
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("a simulation reusing the previous one equals a full simulation after every edit",
+          "[apply][incremental]") {
+  test::TempRoot root;
+  size_t reused = 0, steps = 0;
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    std::mt19937 rng(seed);
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(root.dir))
+      std::filesystem::remove_all(entry.path(), ec);
+    test::put_file(root.dir + "/a.txt", "alpha beta");
+    test::put_file(root.dir + "/d/c.txt", "gamma");
+    size_t blocks = 0;
+    std::string text;
+    for (int i = 0; i < 12; ++i)
+      text += random_block(rng, blocks++);
+    apply::PathMemo paths;
+    std::unique_ptr<Version> previous = simulate(text, root.config, &paths, nullptr);
+    for (int step = 0; step < 40; ++step) {
+      text = random_edit(rng, text, &blocks);
+      // Now and then the files change on disk: contents are seen through the observations;
+      // a change of the tree's shape clears the path memo and the base with it (as the
+      // language server does on a watched-file event).
+      bool base_valid = true;
+      if (rng() % 8 == 0) {
+        random_disk_change(rng, root.dir);
+        paths.clear();
+        base_valid = false;
+      } else if (rng() % 8 == 0) {
+        test::put_file(root.dir + "/a.txt", kWords[rng() % std::size(kWords)]);
+      }
+      INFO("seed " << seed << " step " << step << "\n" << text);
+      apply::PathMemo fresh_paths;
+      const std::unique_ptr<Version> full = simulate(text, root.config, &fresh_paths, nullptr);
+      std::unique_ptr<Version> now =
+          simulate(text, root.config, &paths, base_valid ? previous.get() : nullptr);
+      expect_same_simulation(full->simulation, now->simulation);
+      reused += now->simulation.reused_blocks;
+      ++steps;
+      previous = std::move(now);
+    }
+  }
+  // The oracle means something only if blocks were in fact reused (most edits touch one block).
+  INFO("steps " << steps << ", blocks reused " << reused);
+  CHECK(reused > steps * 3);
+}
+
+} // namespace blockls
