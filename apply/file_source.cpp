@@ -87,10 +87,16 @@ std::vector<std::string> DiskSource::list_tree(const std::string& dir) const {
 
 FileState Overlay::read(const std::string& path) const {
   if (const auto it = entries_.find(path); it != entries_.end()) return it->second;
-  for (std::string dir = parent_of(path); dir != "/"; dir = parent_of(dir)) {
+  // The nearest parent the overlay knows decides: a directory lets the base answer, anything
+  // else means the path cannot exist.
+  std::string_view dir = path;
+  for (size_t slash = dir.rfind('/'); slash != std::string_view::npos && slash > 0;
+       slash = dir.rfind('/')) {
+    dir = dir.substr(0, slash);
     const auto it = entries_.find(dir);
-    if (it != entries_.end() && it->second.kind != Kind::directory) return {};
-    if (it != entries_.end()) break;
+    if (it == entries_.end()) continue;
+    if (it->second.kind != Kind::directory) return {};
+    break;
   }
   return base_->read(path);
 }

@@ -33,6 +33,10 @@ public:
   std::vector<std::string> list_tree(const std::string& dir) const override;
 };
 
+// Paths -> states, looked up by string_view (Overlay::read walks up a path's parents without
+// allocating each one).
+using FileStates = std::map<std::string, FileState, std::less<>>;
+
 // Changes over a base source, as earlier actions left them.
 class Overlay final : public FileSource {
 public:
@@ -41,11 +45,11 @@ public:
   std::vector<std::string> list_tree(const std::string& dir) const override;
   void set(const std::string& path, FileState state);
   void merge_from(const Overlay& other); // `other`'s changes win
-  const std::map<std::string, FileState>& entries() const { return entries_; }
+  const FileStates& entries() const { return entries_; }
 
 private:
   const FileSource* base_;
-  std::map<std::string, FileState> entries_;
+  FileStates entries_;
 };
 
 // The directory that holds `path` ("/" for a top-level entry and for a path without a slash).

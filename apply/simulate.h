@@ -62,7 +62,7 @@ struct BlockSimulation {
 
   // What a later simulation of the edited document needs to reuse this one (simulate_plan
   // with a SimulationBase):
-  std::map<std::string, FileState> changes; // what the block left in the state (ok blocks)
+  FileStates changes; // what the block left in the state (ok blocks)
   uint32_t diagnostics_begin = 0, diagnostics_end = 0; // its part of Simulation::diagnostics
   // False when the outcome depends on more than the block's actions and what it observed
   // (an EDIT_OVERLAP report reads the files before the whole plan and the earlier actions).

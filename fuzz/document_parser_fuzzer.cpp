@@ -2,10 +2,13 @@
 // DocumentParser (chunk sizes derived from the data) against the one-shot parse, `blockls
 // stream`'s engine (StreamSession, the same chunks) against `check --format json`, the
 // preferred fixes applied and re-checked, the incremental re-check after two edits (the
-// fixes, and a data-derived cut and paste) against a full check, and every output format
+// fixes, and a data-derived cut and paste) against a full check, the workspace simulation
+// reusing the previous version's against a full one, and every output format
 // (text report, JSON, SARIF, the language server's diagnostics, lenses, symbols and hover)
 // written from the result, invalid UTF-8 included. Any mismatch, broken invariant, exception or
 // output that is not valid UTF-8 (or JSON that does not read back) aborts.
+#include "apply/simulate.h"
+#include "apply/simulation_diff.h"
 #include "cli/sarif_report.h"
 #include "cli/stream_session.h"
 #include "cli/text_report.h"
@@ -23,10 +26,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdlib.h>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -374,6 +380,66 @@ void check_stream(std::string_view text, ChunkPlan& plan, const CheckOptions& op
 
 } // namespace
 
+// ---- incremental workspace checks ------------------------------------------------------------
+
+// A root made once per process, with a few files for the blocks to read and edit.
+const apply::ApplyConfig& fuzz_root() {
+  static const apply::ApplyConfig config = [] {
+    char dir[] = "/tmp/blockls-fuzz-root-XXXXXX";
+    if (!mkdtemp(dir)) fail("cannot make the fuzz root", 0);
+    const std::string root = dir;
+    std::filesystem::create_directories(root + "/d");
+    std::ofstream(root + "/a.txt") << "alpha beta\n";
+    std::ofstream(root + "/d/c.txt") << "gamma\n";
+    static const std::string made = root;
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(made, ec);
+    });
+    apply::ApplyConfig c;
+    std::string error;
+    if (!apply::make_config(root, &c, &error)) fail("cannot configure the fuzz root", 0, error);
+    return c;
+  }();
+  return config;
+}
+
+// One version of a document with its plan and simulation (the plan and the simulation point
+// into the text and the checked document, which stay where they are).
+struct Simulated {
+  std::string_view text;
+  const CheckedDocument* checked = nullptr;
+  apply::Plan plan;
+  apply::Simulation simulation;
+};
+
+void simulate(Simulated* v, apply::PathMemo* paths, const Simulated* base) {
+  v->plan = apply::build_plan(v->text, *v->checked, ActionCatalog::builtin());
+  const apply::SimulationInput input{v->text, v->checked, &v->plan, &fuzz_root()};
+  apply::SimulationOptions options;
+  options.paths = paths;
+  apply::SimulationBase previous;
+  if (base) {
+    previous = {base->text, base->checked, &base->plan, &base->simulation};
+    options.base = &previous;
+  }
+  v->simulation = apply::simulate_plan(input, apply::DiskSource(), options);
+}
+
+// The simulation of `after` reusing that of `before` (what the language server runs after an
+// edit) == a full simulation of `after`.
+void check_incremental_simulation(std::string_view before, const CheckedDocument& before_checked,
+                                  std::string_view after, const CheckedDocument& after_checked) {
+  apply::PathMemo paths, fresh_paths;
+  Simulated old{before, &before_checked, {}, {}};
+  simulate(&old, &paths, nullptr);
+  Simulated reused{after, &after_checked, {}, {}}, full{after, &after_checked, {}, {}};
+  simulate(&reused, &paths, &old);
+  simulate(&full, &fresh_paths, nullptr);
+  const std::string difference = apply::simulation_difference(full.simulation, reused.simulation);
+  if (!difference.empty()) fail("a reusing simulation differs from a full one", 0, difference);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
@@ -418,7 +484,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   compare_ordered(unkept.diagnostics, rechecked.diagnostics);
 
   // (4) incremental re-checks == full checks: after the fixes, then after moving a span of the
-  // fixed text elsewhere (positions from the data's hash).
+  // fixed text elsewhere (positions from the data's hash); then (5) the workspace simulations of
+  // those versions, each reusing the one before, against full ones.
   CheckedDocument fixed_full = rechecked; // check_with_verified_fixes(fixed), one parse fewer
   verify_fixes(fixed, fixed_full);
   const CheckedDocument fixed_incremental = recheck_with_verified_fixes(text, checked, fixed, keep);
@@ -431,8 +498,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string span = moved.substr(from, length);
     moved.erase(from, length);
     moved.insert((h >> 40) % (moved.size() + 1), span);
-    compare_checked(moved, recheck_with_verified_fixes(fixed, fixed_full, moved, keep),
-                    check_with_verified_fixes(moved, keep));
+    const CheckedDocument moved_full = check_with_verified_fixes(moved, keep);
+    compare_checked(moved, recheck_with_verified_fixes(fixed, fixed_full, moved, keep), moved_full);
+    // (5) the workspace simulation after each edit, reusing the one before == a full one.
+    check_incremental_simulation(text, checked, fixed, fixed_full);
+    check_incremental_simulation(fixed, fixed_full, moved, moved_full);
   }
   return 0;
 }

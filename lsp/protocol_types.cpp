@@ -326,6 +326,26 @@ void to_json(json& j, const DidChangeWorkspaceFoldersParams& p) {
   j = {{"event", {{"removed", removed}, {"added", added}}}};
 }
 
+void from_json(const json& j, DidChangeWatchedFilesParams& p) {
+  for (const json& change : require_array(j, "changes")) {
+    FileEvent e;
+    if (change.is_object()) {
+      if (const auto uri = change.find("uri"); uri != change.end() && uri->is_string())
+        e.uri = uri->get<std::string>();
+      if (const auto type = change.find("type"); type != change.end() && type->is_number_integer())
+        e.type = type->get<int>();
+    }
+    p.changes.push_back(std::move(e));
+  }
+}
+
+void to_json(json& j, const DidChangeWatchedFilesParams& p) {
+  json changes = json::array();
+  for (const FileEvent& e : p.changes)
+    changes.push_back({{"uri", e.uri}, {"type", e.type}});
+  j = {{"changes", changes}};
+}
+
 // ---- what the server sends ---------------------------------------------------------------
 
 void from_json(const json& j, PublishDiagnosticsParams& p) {

@@ -196,6 +196,20 @@ struct DidChangeWorkspaceFoldersParams {
 void from_json(const json& j, DidChangeWorkspaceFoldersParams& p);
 void to_json(json& j, const DidChangeWorkspaceFoldersParams& p);
 
+// workspace/didChangeWatchedFiles: each change's uri and type (1 created, 2 changed,
+// 3 deleted). Malformed entries are kept with type 0 (read as "anything may have changed").
+struct FileEvent {
+  std::string uri;
+  int type = 0;
+  bool operator==(const FileEvent&) const = default;
+};
+struct DidChangeWatchedFilesParams {
+  std::vector<FileEvent> changes;
+  bool operator==(const DidChangeWatchedFilesParams&) const = default;
+};
+void from_json(const json& j, DidChangeWatchedFilesParams& p);
+void to_json(json& j, const DidChangeWatchedFilesParams& p);
+
 // ---- what the server sends ---------------------------------------------------------------
 
 struct PublishDiagnosticsParams {

@@ -3,6 +3,8 @@
 #include "lsp/handlers.h"
 #include "lsp/uri.h"
 
+#include <algorithm>
+
 namespace blockls::lsp {
 
 void did_change_configuration(Session& s, const json& params) {
@@ -13,7 +15,24 @@ void did_change_configuration(Session& s, const json& params) {
   s.reschedule_all();
 }
 
-void did_change_watched_files(Session& s, const json&) {
+// Files whose contents changed (type 2) need no more than a new analysis: the file cache
+// checks every file's (size, mtime, ctime, inode) and the analysis re-runs only the blocks
+// that observed a changed file. A created or deleted file (or an event that cannot be read)
+// may change where paths resolve: the path memo and the cache are dropped.
+void did_change_watched_files(Session& s, const json& params) {
+  bool contents_only = false;
+  try {
+    const DidChangeWatchedFilesParams p = params.get<DidChangeWatchedFilesParams>();
+    contents_only =
+        !p.changes.empty() && std::all_of(p.changes.begin(), p.changes.end(),
+                                          [](const FileEvent& e) { return e.type == 2; });
+  } catch (const std::exception&) {
+    contents_only = false; // malformed: assume the worst
+  }
+  if (contents_only) {
+    s.log(LogLevel::info, "watched files changed (contents): workspace checks run again");
+    return s.reschedule_all();
+  }
   s.files_changed("watched files changed");
 }
 

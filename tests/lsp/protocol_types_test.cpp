@@ -250,12 +250,21 @@ TEST_CASE("notifications round trip", "[lsp][protocol_types]") {
   CHECK(json(3).get<DidChangeConfigurationParams>().settings.is_null());
   const DidChangeWorkspaceFoldersParams folders{{"file:///old"}, {"file:///new"}};
   CHECK(round_trip(folders) == folders);
+  const DidChangeWatchedFilesParams watched{{{"file:///a.py", 2}, {"file:///b.py", 1}}};
+  CHECK(round_trip(watched) == watched);
+  // An entry that cannot be read is kept with type 0 (the server then assumes the worst).
+  const auto odd = json{{"changes", {{{"uri", 7}}, 3}}}.get<DidChangeWatchedFilesParams>();
+  REQUIRE(odd.changes.size() == 2);
+  CHECK(odd.changes[0] == FileEvent{"", 0});
+  CHECK(odd.changes[1] == FileEvent{"", 0});
 }
 
 TEST_CASE("notifications: malformed fields are named", "[lsp][protocol_types]") {
   CHECK(error_of<CancelParams>(json::object()) == "missing field 'id' (expected a value)");
   CHECK(error_of<DidChangeWorkspaceFoldersParams>({{"event", 1}}) ==
         "invalid field 'event' (expected object)");
+  CHECK(error_of<DidChangeWatchedFilesParams>({{"changes", "all"}}) ==
+        "invalid field 'changes' (expected array)");
 }
 
 TEST_CASE("what the server sends round trips", "[lsp][protocol_types]") {
