@@ -12,6 +12,33 @@
 
 namespace blockls::cli {
 
+namespace {
+
+// What a value's source lines hold of it: "\r\n" read as "\n" (unless raw), and each line's
+// leading marker (an Add File's '+'), when it has one, dropped. `lines` may begin with the line
+// break that ended the previous chunk's last line: the empty "line" before it has no marker.
+std::string value_text(std::string_view lines, bool raw, char marker) {
+  if (!marker) return raw ? std::string(lines) : crlf_to_lf(lines);
+  std::string out;
+  out.reserve(lines.size());
+  for (size_t pos = 0;;) {
+    const size_t nl = lines.find('\n', pos);
+    std::string_view line =
+        lines.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    if (!line.empty() && line.front() == marker) line.remove_prefix(1);
+    if (nl == std::string_view::npos) {
+      out.append(line);
+      return out;
+    }
+    if (!raw && line.ends_with('\r')) line.remove_suffix(1);
+    out.append(line);
+    out += '\n';
+    pos = nl + 1;
+  }
+}
+
+} // namespace
+
 StreamSession::StreamSession(CheckOptions options, Emit emit)
     : options_(std::move(options)), emit_(std::move(emit)), parser_(options_.parse) {
   options_.keep_parser_diagnostics = false;
@@ -89,7 +116,7 @@ bool StreamSession::finish_value(const StreamedValue& v, const std::vector<Block
       // (By where its value begins: a key given twice keeps its first line.)
       if (p.name != v.param || p.value_range.begin != v.begin) continue;
       const std::string_view lines = text.substr(v.begin, v.end - v.begin);
-      std::string reported = v.raw ? std::string(lines) : crlf_to_lf(lines);
+      std::string reported = value_text(lines, v.raw, v.line_marker);
       if (v.final_break) reported += '\n';
       const std::string_view final_value = p.value(text);
       if (final_value.starts_with(reported))
@@ -105,16 +132,18 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
                                  const std::vector<Block>& blocks) {
   if (!open) return;
   if (!value_)
-    value_ = StreamedValue{blocks.size() - 1, open->command,     std::string(open->param),
-                           open->line,        open->lines.begin, open->lines.begin,
-                           open->final_break, open->raw,         false};
+    value_ = StreamedValue{blocks.size() - 1,        open->command,
+                           std::string(open->param), open->line,
+                           open->lines.begin,        open->lines.begin,
+                           open->final_break,        open->raw,
+                           open->line_marker,        false};
   if (value_->reported && open->lines.end <= value_->end) return;
   const std::string_view text = parser_.text();
   // The value so far is its lines' text ("\r\n" read as "\n") and, with final_break, a "\n":
   // what the new lines add starts after the line break that ended the last line reported.
   const size_t from = value_->reported ? value_->end : value_->begin;
   const std::string_view lines = text.substr(from, open->lines.end - from);
-  std::string added = value_->raw ? std::string(lines) : crlf_to_lf(lines);
+  std::string added = value_text(lines, value_->raw, value_->line_marker);
   if (value_->final_break) {
     if (value_->reported) added.erase(0, 1); // the break reported as the final one
     added += '\n';

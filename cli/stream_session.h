@@ -54,6 +54,7 @@ private:
     size_t end = 0;           // the end of the last line reported
     bool final_break = false; // see OpenValue
     bool raw = false;         // see OpenValue
+    char line_marker = 0;     // see OpenValue
     bool reported = false;    // a chunk up to `end` was emitted
   };
 

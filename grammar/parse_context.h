@@ -41,6 +41,9 @@ struct OpenValue {
   ByteRange lines;        // from its first line's start to the end of its last complete line's text
   bool final_break = false; // the value ends with a line break after its last line
   bool raw = false;         // the value is the source bytes as they are ("\r\n" kept: TELT)
+  // A character each line may begin with that is not part of the value (an Add File's '+'),
+  // or 0.
+  char line_marker = 0;
 };
 
 // Told of each block of a one-shot parse (parse_document) as soon as the parse has closed it,

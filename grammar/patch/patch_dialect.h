@@ -50,6 +50,9 @@ public:
   bool pending() const { return false; }
   void finish(ParseContext& ctx, uint32_t) { parser_.finish(ctx); }
   void expect_text_bytes(size_t) {}
+  std::optional<OpenValue> open_value(const ParsedDocument& doc) const {
+    return parser_.open_value(doc);
+  }
 
   // An added file's content as `+` lines, with the block's line breaks; other parameters
   // (paths, hunks) are not rewritten by fixes.

@@ -111,6 +111,7 @@ void PatchParser::header(const LineRef& line, std::string_view t, ParseContext& 
   op_range = marker;
   op_path_ = std::string(slice(ctx.text, path));
   body_begin_ = body_end_ = line.next;
+  body_text_end_ = npos;
   if (h.kind == patch::HeaderKind::add) {
     op_ = Op::add;
   } else if (h.kind == patch::HeaderKind::update) {
@@ -150,6 +151,22 @@ void PatchParser::end_op(ParseContext& ctx) {
   op_ = Op::none;
 }
 
+std::optional<OpenValue> PatchParser::open_value(const ParsedDocument& doc) const {
+  if (block_ < 0 || op_ == Op::none || (op_ == Op::update && may_move_) || body_text_end_ == npos ||
+      fence_close_begin_ != npos)
+    return std::nullopt;
+  const Block& b = doc.blocks[static_cast<size_t>(block_)];
+  if (b.commands.empty()) return std::nullopt;
+  OpenValue v;
+  v.command = static_cast<uint32_t>(b.commands.size() - 1);
+  v.param = op_ == Op::add ? "content" : "hunks";
+  v.line = op_line_;
+  v.lines = {body_begin_, body_text_end_};
+  v.final_break = true;
+  v.line_marker = op_ == Op::add ? '+' : 0;
+  return v;
+}
+
 void PatchParser::on_line(const LineRef& line, ParseContext& ctx) {
   if (block_ < 0 || line.phantom()) return;
   Block& b = block(ctx);
@@ -169,10 +186,12 @@ void PatchParser::on_line(const LineRef& line, ParseContext& ctx) {
   if (op_ == Op::add) {
     if (line.text.starts_with('+')) {
       body_end_ = line.next;
+      body_text_end_ = line.end;
       return;
     }
     if (!t.starts_with("***")) {
       body_end_ = line.next;
+      body_text_end_ = line.end;
       malformed(
           line, ctx, "Invalid Add File line (missing '+')",
           "Start every line of an added file with '+'",
@@ -192,12 +211,14 @@ void PatchParser::on_line(const LineRef& line, ParseContext& ctx) {
         p.value_range = {line.begin + lead + h.path_begin, line.begin + lead + t.size()};
         p.line = line.number;
         body_begin_ = body_end_ = line.next;
+        body_text_end_ = npos;
         return;
       }
     }
     const patch::HunkReader::Step s = hunks_.feed(line.text, hunk_lines_++);
     if (s != patch::HunkReader::Step::ended) {
       body_end_ = line.next;
+      body_text_end_ = line.end;
       if (s == patch::HunkReader::Step::error)
         malformed(line, ctx, hunks_.message(),
                   "Start each hunk with '@@' (or '@@ context'); each of its lines with ' ', '-' "

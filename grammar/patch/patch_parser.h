@@ -23,6 +23,10 @@ public:
   void on_line(const LineRef& line, ParseContext& ctx);
   // End of input: the open envelope lacks its `*** End Patch`.
   void finish(ParseContext& ctx);
+  // The open operation's value while its lines arrive (see OpenValue): an Add File's `content`
+  // (its `+` lines without the '+') or an Update's `hunks` (its lines as written), each ending
+  // with a line break.
+  std::optional<OpenValue> open_value(const ParsedDocument& doc) const;
 
   // The block's range while its lines may take the fast path (an Add File's `+` lines, the
   // lines of an open hunk chunk); null otherwise.
@@ -58,6 +62,7 @@ public:
     }
     if (taken > 0) {
       body_end_ = last_next;
+      body_text_end_ = last_end;
       block_range.end = last_end;
       if (!add) {
         hunks_.take_chunk_lines(taken);
@@ -83,11 +88,12 @@ private:
 
   int32_t block_ = -1;
   Op op_ = Op::none;
-  bool may_move_ = false;    // the line after `*** Update File:` may be `*** Move to:`
-  size_t body_begin_ = npos; // first byte of the operation's `+` lines / hunks
-  size_t body_end_ = npos;   // end of its last line (with the break)
-  uint32_t op_line_ = 0;     // the operation's header line
-  ByteRange op_range;        // its header's marker
+  bool may_move_ = false;       // the line after `*** Update File:` may be `*** Move to:`
+  size_t body_begin_ = npos;    // first byte of the operation's `+` lines / hunks
+  size_t body_end_ = npos;      // end of its last line (with the break)
+  size_t body_text_end_ = npos; // end of its last line's text; npos before its first line
+  uint32_t op_line_ = 0;        // the operation's header line
+  ByteRange op_range;           // its header's marker
   std::string op_path_;
   // A line of an open chunk that is nothing else: ' ' (not before a `***` marker), '-', '+'
   // or empty (an empty context line).

@@ -280,7 +280,7 @@ TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end 
   CHECK(values > 50);
   // Every dialect that streams its values was seen doing so (and checked) above.
   for (const char* dialect :
-       {"telt", "nesl", "heredoc", "editblock", "replacer", "xml", "sections"}) {
+       {"telt", "nesl", "heredoc", "editblock", "replacer", "xml", "sections", "patch"}) {
     INFO(dialect);
     CHECK(per_dialect[dialect] > 0);
   }
@@ -309,6 +309,34 @@ TEST_CASE("stream: a TELT value streams line by line, its CRLF breaks kept as th
   session.finish();
   CHECK(texts == std::vector<std::string>{"line one\r", "\nline two", "\nline three"});
   CHECK(params["CONTENT"] == "line one\r\nline two\nline three");
+}
+
+TEST_CASE("stream: a Codex patch streams an added file's content without its '+' marks, and an "
+          "update's hunks as written",
+          "[cli][stream]") {
+  std::vector<std::pair<std::string, std::string>> chunks; // (param, text)
+  json commands;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    if (e.at("event") == "value_chunk") chunks.emplace_back(e.at("param"), e.at("text"));
+    if (e.at("event") == "block_end") commands = e.at("block")["commands"];
+  });
+  session.feed("*** Begin Patch\r\n*** Add File: a.txt\r\n+one\r\n");
+  CHECK(chunks == decltype(chunks){{"content", "one\n"}});
+  session.feed("+two\r\n+");
+  CHECK(chunks == decltype(chunks){{"content", "one\n"}, {"content", "two\n"}});
+  session.feed("+three\r\n*** Update File: b.txt\r\n@@\r\n-old\r\n");
+  session.feed("+new\r\n*** End Patch\r\n");
+  session.finish();
+  const decltype(chunks) want{{"content", "one\n"},
+                              {"content", "two\n"},
+                              {"content", "+three\n"},
+                              {"hunks", "@@\n-old\n"},
+                              {"hunks", "+new\n"}};
+  CHECK(chunks == want);
+  REQUIRE(commands.size() == 2);
+  CHECK(commands[0]["params"]["content"] == "one\ntwo\n+three\n");
+  CHECK(commands[1]["params"]["hunks"] == "@@\n-old\n+new\n");
 }
 
 TEST_CASE("stream: a Cline write_to_file's content streams line by line, its last chunk once "
