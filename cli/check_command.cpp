@@ -12,7 +12,6 @@
 #include "cli/text_report.h"
 #include "diagnostics/check.h"
 #include "diagnostics/json_report.h"
-#include "diagnostics/json_text.h"
 #include "fixits/apply_fixes.h"
 #include "fixits/unified_diff.h"
 #include "fixits/verify_fixes.h"
@@ -136,10 +135,15 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       out << feedback_text(c.file.text, c.result);
     }
   } else if (request.format == "sarif") {
+    // Written as the JSON report is: straight to text, out a megabyte at a time.
     std::vector<SarifFile> sarif;
     for (const Checked& c : done)
       sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
-    out << dump_json(sarif_log(sarif, version(), request.docs_url), 2) << '\n';
+    std::string text;
+    JsonWriter w(&text, 2);
+    w.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
+    write_sarif_log(w, sarif, version(), request.docs_url);
+    out << text << '\n';
   } else {
     const TextStyle style{use_color(request.color)};
     for (const Checked& c : done)

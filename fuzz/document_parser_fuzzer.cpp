@@ -176,12 +176,16 @@ void check_utf8(std::string_view out, const char* format) {
   if (bad != std::string_view::npos) fail("output is not valid UTF-8", bad, format);
 }
 
-// The JSON text of `value` as the program writes it: valid UTF-8 that reads back as JSON.
-void check_json(const nlohmann::json& value, const char* format) {
-  const std::string text = dump_json(value, 1);
+// JSON text as the program wrote it: valid UTF-8 that reads back as JSON.
+void check_json_text(std::string_view text, const char* format) {
   check_utf8(text, format);
   if (nlohmann::json::parse(text, nullptr, false).is_discarded())
     fail("JSON output does not read back", 0, format);
+}
+
+// The JSON text of `value` as the program writes it.
+void check_json(const nlohmann::json& value, const char* format) {
+  check_json_text(dump_json(value, 1), format);
 }
 
 // Every output format written from `checked`, the check of `text`. Exceptions escape to
@@ -193,8 +197,11 @@ void check_outputs(std::string_view text, const CheckedDocument& checked) {
   cli::print_text_diagnostics(report, "fuzz.md", text, checked, cli::TextStyle{true});
   check_utf8(report.str(), "text report, colour");
   check_json(document_json(text, checked), "check --format json");
-  check_json(cli::sarif_log({{"fuzz.md", text, &checked}}, "fuzz", "https://example.invalid/"),
-             "sarif");
+  std::string sarif;
+  JsonWriter sarif_writer(&sarif, 1);
+  cli::write_sarif_log(sarif_writer, {{"fuzz.md", text, &checked}}, "fuzz",
+                       "https://example.invalid/");
+  check_json_text(sarif, "sarif");
 
   // The language server's view of the same text: a fresh analysis (no workspace root).
   static const std::shared_ptr<const lsp::AnalysisContext> context =
