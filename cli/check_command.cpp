@@ -78,7 +78,13 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   for_each_parallel(reads.size(), request.jobs, [&](size_t i) {
     Read& r = reads[i];
     r.file = read_input(request.files[i], request.limits, &r.error);
-    if (r.file) r.result = check_with_verified_fixes(r.file->text, options);
+    if (!r.file) return;
+    r.result = check_with_verified_fixes(r.file->text, options);
+    if (const std::optional<std::string> why = r.file->changed_since_read()) {
+      r.error = display_path(request.files[i]) + ": " + *why + "; not checked (run again)";
+      r.result = {};
+      r.file.reset();
+    }
   });
   const apply::DiskSource disk;
   apply::Overlay files(disk); // later transcripts see what earlier ones would do
@@ -188,6 +194,11 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
     const CheckedDocument before = check_with_verified_fixes(file->text, options);
     std::string fixed;
     const size_t applied = apply_preferred_fixes(file->text, before.diagnostics, &fixed);
+    if (const std::optional<std::string> why = file->changed_since_read()) {
+      err << "blockls: " << display_path(path) << ": " << *why << "; not fixed (run again)\n";
+      io_failed = true;
+      continue;
+    }
     const CheckedDocument after = check_document(fixed, options);
     errors_remain = errors_remain || after.error_count() > 0;
     if (request.diff) {
