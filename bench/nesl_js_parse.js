@@ -4,7 +4,8 @@
 // Prints one line: the blocks and errors nesl-js found, and its parse time alone.
 'use strict';
 const fs = require('fs');
-const { parseNesl } = require(process.argv[2]);
+const path = require('path');
+const { parseNesl } = require(path.resolve(process.argv[2])); // a directory, not a package name
 
 const text = fs.readFileSync(process.argv[3], 'utf8');
 const start = process.hrtime.bigint();
