@@ -220,3 +220,27 @@ TEST_CASE("input: a file written in place after it was read is refused; one rena
     CHECK(file->text == text);
   }
 }
+
+TEST_CASE("input: fix --in-place rewrites a mapped file (the mapping outlives the rename)",
+          "[cli][input]") {
+  // Over map_from_bytes: read through a mapping, which stays on the old file while the fixed
+  // text replaces it.
+  const std::string broken = "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n--FILE abc--\na.txt\n"
+                             "--CONTENT abc--\nhi\n--END abx--\n";
+  const std::string prose = "Some prose, not a block.\n";
+  std::string padding;
+  while (padding.size() < 200000)
+    padding += prose;
+  const std::string path = temp_file("big.telt", broken + padding);
+  auto r = test::run_blockls({"fix", "--in-place", path});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  auto file = read(path);
+  REQUIRE(file);
+  CHECK(file->text.substr(0, broken.size()) ==
+        "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n--FILE abc--\na.txt\n"
+        "--CONTENT abc--\nhi\n--END abc--\n");
+  CHECK(file->text.substr(broken.size()) == padding);
+  r = test::run_blockls({"check", path});
+  CHECK(r.exit_code == 0);
+}
