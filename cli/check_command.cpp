@@ -154,7 +154,11 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     std::vector<SarifFile> sarif;
     for (const Checked& c : done)
       sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
-    out << dump_json(sarif_log(sarif, version(), request.docs_url), 2) << '\n';
+    std::string text; // out a megabyte at a time, as the JSON report
+    JsonWriter w(&text, 2);
+    w.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
+    write_sarif_log(w, sarif, version(), request.docs_url);
+    out << text << '\n';
   } else {
     const TextStyle style{use_color(request.color)};
     for (const Checked& c : done)
