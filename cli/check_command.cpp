@@ -171,11 +171,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     std::vector<SarifFile> sarif;
     for (const Checked& c : kept)
       sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
-    std::string text; // out a megabyte at a time, as the JSON report
-    JsonWriter sw(&text, 2);
-    sw.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
-    write_sarif_log(sw, sarif, version(), request.docs_url);
-    out << text << '\n';
+    out << dump_json(sarif_log(sarif, version(), request.docs_url), 2) << '\n';
   } else {
     out << fmt::format(
         "{} file{} checked: {} block{} ({} valid, {} invalid), {} error{}, {} warning{}, "
