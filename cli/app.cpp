@@ -311,6 +311,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!catalog) return kExitUsage;
     check.catalog = catalog.get();
     check.limits.max_bytes = max_size;
+    check.process_exits_after = true; // run() is called once, by main()
     return run_check(check, out, err);
   }
   if (fix_cmd->parsed()) {

@@ -309,11 +309,15 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
   }
 
   // Read every input first: an unreadable file stops the run before anything is written.
+  // Into memory, not mapped: a transcript that the writes below change (or that sits in the
+  // root) is applied as it was read, whatever happens to the file.
   std::vector<InputFile> inputs;
+  InputLimits limits = request.limits;
+  limits.map_files = false;
   bool io_failed = false;
   for (const std::string& path : request.files) {
     std::string error;
-    std::optional<InputFile> file = read_input(path, request.limits, &error);
+    std::optional<InputFile> file = read_input(path, limits, &error);
     if (!file) {
       err << "blockls: " << error << '\n';
       io_failed = true;

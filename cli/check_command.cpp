@@ -16,9 +16,11 @@
 #include "fixits/unified_diff.h"
 #include "fixits/verify_fixes.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <ostream>
+#include <thread>
 #include <unistd.h>
 
 namespace blockls::cli {
@@ -37,6 +39,15 @@ CheckOptions options_for(DialectSet dialects, const ActionCatalog* catalog) {
   return o;
 }
 
+// Keeps `value` alive until the process exits, reachable from a static (so no leak checker
+// reports it), and never destroys it. For a 40 MB transcript the checked document is ~60 MB
+// of model in many allocations; freeing them just before the exit frees the whole address
+// space anyway cost ~5% of a whole `blockls check`.
+template <typename T> void leave_to_exit(T value) {
+  static std::vector<T>* kept = new std::vector<T>();
+  kept->push_back(std::move(value));
+}
+
 } // namespace
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err) {
@@ -44,7 +55,6 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     InputFile file;
     CheckedDocument result;
   };
-  std::vector<Checked> done;
   std::vector<std::pair<std::string, std::string>> failed; // path, message
   const CheckOptions options = options_for(request.dialects, request.catalog);
   apply::ApplyConfig workspace;
@@ -67,58 +77,80 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
              "it\n";
   }
   // Reading and checking each file is independent: the files are checked on `jobs` threads,
-  // then taken in the order of the arguments (the workspace simulation and the output need it).
+  // a window of them at a time, then taken in the order of the arguments (the workspace
+  // simulation and the output need it). Text and JSON are written file by file as they are
+  // taken, and a file's model is let go once written: memory follows the window, not the
+  // whole run. SARIF (one log) and feedback (whose headers depend on how many files were
+  // checked) keep every file until the end.
+  const bool streamed = request.format == "text" || request.format == "json";
+  const unsigned threads =
+      request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const size_t window = streamed ? std::max<size_t>(32, size_t{threads} * 16) : SIZE_MAX;
+  const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
+  const TextStyle style{use_color(request.color)};
+  Summary total;
+  size_t checked = 0;
+  std::vector<Checked> kept; // every file (SARIF, feedback), else the last window's
+  std::string json_text;     // --format json: written straight to text, out a megabyte at a time
+  JsonWriter w(&json_text, 2);
+  if (request.format == "json") {
+    w.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
+    w.begin_object();
+    w.key("files");
+    w.begin_array();
+  }
   struct Read {
     std::optional<InputFile> file;
     std::string error;
     CheckedDocument result;
   };
-  std::vector<Read> reads(request.files.size());
-  for_each_parallel(reads.size(), request.jobs, [&](size_t i) {
-    Read& r = reads[i];
-    r.file = read_input(request.files[i], request.limits, &r.error);
-    if (r.file) r.result = check_with_verified_fixes(r.file->text, options);
-  });
   const apply::DiskSource disk;
   apply::Overlay files(disk); // later transcripts see what earlier ones would do
-  for (size_t i = 0; i < reads.size(); ++i) {
-    const std::string& path = request.files[i];
-    std::optional<InputFile>& file = reads[i].file;
-    if (!file) {
-      err << "blockls: " << reads[i].error << '\n';
-      failed.emplace_back(display_path(path), reads[i].error);
-      continue;
+  for (size_t from = 0; from < request.files.size(); from += window) {
+    const size_t count = std::min(window, request.files.size() - from);
+    if (streamed) kept.clear(); // the previous window's: written, no longer needed
+    std::vector<Read> reads(count);
+    for_each_parallel(count, request.jobs, [&](size_t k) {
+      Read& r = reads[k];
+      const std::string& path = request.files[from + k];
+      r.file = read_input(path, request.limits, &r.error);
+      if (!r.file) return;
+      r.result = check_with_verified_fixes(r.file->text, options);
+      if (const std::optional<std::string> why = r.file->changed_since_read()) {
+        r.error = display_path(path) + ": " + *why + "; not checked (run again)";
+        r.result = {};
+        r.file.reset();
+      }
+    });
+    for (size_t k = 0; k < count; ++k) {
+      const std::string& path = request.files[from + k];
+      std::optional<InputFile>& file = reads[k].file;
+      if (!file) {
+        err << "blockls: " << reads[k].error << '\n';
+        failed.emplace_back(display_path(path), reads[k].error);
+        continue;
+      }
+      CheckedDocument result = std::move(reads[k].result);
+      if (!request.root.empty()) {
+        const apply::Plan plan = apply::build_plan(file->text, result, catalog);
+        const apply::SimulationInput in{file->text, &result, &plan, &workspace};
+        std::vector<Diagnostic> found;
+        for (int b : plan.planned_blocks)
+          apply::simulate_block(in, b, files, &found, &files);
+        apply::merge_diagnostics(&result, std::move(found));
+      }
+      total += summarize(result);
+      ++checked;
+      const std::string shown = display_path(file->path);
+      if (request.format == "json")
+        write_document(w, file->text, result, catalog, shown);
+      else if (request.format == "text")
+        print_text_diagnostics(out, shown, file->text, result, style);
+      kept.push_back({std::move(*file), std::move(result)});
     }
-    CheckedDocument result = std::move(reads[i].result);
-    if (!request.root.empty()) {
-      const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
-      const apply::Plan plan = apply::build_plan(file->text, result, catalog);
-      const apply::SimulationInput in{file->text, &result, &plan, &workspace};
-      std::vector<Diagnostic> found;
-      for (int b : plan.planned_blocks)
-        apply::simulate_block(in, b, files, &found, &files);
-      apply::merge_diagnostics(&result, std::move(found));
-    }
-    done.push_back({std::move(*file), std::move(result)});
   }
 
-  Summary total;
-  for (const Checked& c : done)
-    total += summarize(c.result);
-
   if (request.format == "json") {
-    // Written straight to text (no JSON objects in between) and out a megabyte at a time.
-    const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
-    std::string text;
-    JsonWriter w(&text, 2);
-    w.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
-    w.begin_object();
-    w.key("files");
-    w.begin_array();
-    for (const Checked& c : done) {
-      const std::string path = display_path(c.file.path);
-      write_document(w, c.file.text, c.result, catalog, path);
-    }
     for (const auto& [path, message] : failed) {
       w.begin_object();
       w.field("io_error", message);
@@ -127,17 +159,17 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     }
     w.end_array();
     w.end_object();
-    out << text << '\n';
+    out << json_text << '\n';
   } else if (request.format == "feedback") {
     // For the model: one section per file when there are several.
-    for (const Checked& c : done) {
-      if (done.size() > 1) out << "== " << display_path(c.file.path) << " ==\n";
+    for (const Checked& c : kept) {
+      if (kept.size() > 1) out << "== " << display_path(c.file.path) << " ==\n";
       out << feedback_text(c.file.text, c.result);
     }
   } else if (request.format == "sarif") {
     // Written as the JSON report is: straight to text, out a megabyte at a time.
     std::vector<SarifFile> sarif;
-    for (const Checked& c : done)
+    for (const Checked& c : kept)
       sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
     std::string text;
     JsonWriter w(&text, 2);
@@ -145,20 +177,18 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     write_sarif_log(w, sarif, version(), request.docs_url);
     out << text << '\n';
   } else {
-    const TextStyle style{use_color(request.color)};
-    for (const Checked& c : done)
-      print_text_diagnostics(out, display_path(c.file.path), c.file.text, c.result, style);
     out << fmt::format(
         "{} file{} checked: {} block{} ({} valid, {} invalid), {} error{}, {} warning{}, "
         "{} info{}\n",
-        done.size(), done.size() == 1 ? "" : "s", total.blocks_parsed,
-        total.blocks_parsed == 1 ? "" : "s", total.blocks_valid,
-        total.blocks_parsed - total.blocks_valid, total.errors, total.errors == 1 ? "" : "s",
-        total.warnings, total.warnings == 1 ? "" : "s", total.infos, total.infos == 1 ? "" : "s");
+        checked, checked == 1 ? "" : "s", total.blocks_parsed, total.blocks_parsed == 1 ? "" : "s",
+        total.blocks_valid, total.blocks_parsed - total.blocks_valid, total.errors,
+        total.errors == 1 ? "" : "s", total.warnings, total.warnings == 1 ? "" : "s", total.infos,
+        total.infos == 1 ? "" : "s");
     if (!failed.empty())
       out << fmt::format("{} file{} could not be checked\n", failed.size(),
                          failed.size() == 1 ? "" : "s");
   }
+  if (request.process_exits_after) leave_to_exit(std::move(kept));
   if (!failed.empty()) return kExitUsage;
   return total.errors > 0 ? kExitFindings : kExitOk;
 }
@@ -192,6 +222,11 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
     const CheckedDocument before = check_with_verified_fixes(file->text, options);
     std::string fixed;
     const size_t applied = apply_preferred_fixes(file->text, before.diagnostics, &fixed);
+    if (const std::optional<std::string> why = file->changed_since_read()) {
+      err << "blockls: " << display_path(path) << ": " << *why << "; not fixed (run again)\n";
+      io_failed = true;
+      continue;
+    }
     const CheckedDocument after = check_document(fixed, options);
     errors_remain = errors_remain || after.error_count() > 0;
     if (request.diff) {

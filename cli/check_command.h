@@ -28,6 +28,9 @@ struct CheckRequest {
   std::vector<std::string> deny, allow_roots;
   // -j: files checked at once (0: one per core). The output is the same for every value.
   unsigned jobs = 0;
+  // The process ends when run_check returns (the blockls executable): the checked documents
+  // are then left for the exit to reclaim instead of being freed one list at a time.
+  bool process_exits_after = false;
 };
 
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err);

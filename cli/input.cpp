@@ -3,12 +3,11 @@
 // half-written file.
 #include "cli/input.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <iostream>
-#include <iterator>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,10 +17,91 @@ std::string display_path(const std::string& path) {
   return path == "-" ? "<stdin>" : path;
 }
 
+namespace {
+
+FileStamp stamp_of(const struct stat& st) {
+  return {st.st_dev, st.st_ino, st.st_size, st.st_mtim, st.st_ctim};
+}
+
+bool same_time(const timespec& a, const timespec& b) {
+  return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+std::string over_limit(const InputLimits& limits) {
+  return "input is over the limit of " + std::to_string(limits.max_bytes) +
+         " bytes (raise it with --max-size)";
+}
+
+std::string binary_at(size_t offset) {
+  return "looks like a binary file (NUL byte at offset " + std::to_string(offset) +
+         "); not checked";
+}
+
+// Reads `fd` to its end into file->buffer, chunk by chunk, each looked at as it arrives: a
+// NUL byte or the size limit ends the read at once, so a device or a pipe that never ends
+// (/dev/zero, `yes |`) cannot keep it going. Reads straight into the buffer, which grows by
+// doubling (`expected`: the size of a regular file, so that it is read without growing).
+// Returns the error message, empty on success.
+std::string read_stream(int fd, size_t expected, const InputLimits& limits, InputFile* file) {
+  constexpr size_t kChunk = size_t{1} << 16;
+  size_t capacity = expected + kChunk;
+  size_t size = 0;
+  file->buffer.reset(static_cast<char*>(std::malloc(capacity)));
+  if (!file->buffer) return "out of memory";
+  for (;;) {
+    if (capacity - size < kChunk) {
+      const size_t grown = std::max(capacity * 2, size + kChunk);
+      char* bigger = static_cast<char*>(std::realloc(file->buffer.get(), grown));
+      if (!bigger) return "out of memory";
+      (void)file->buffer.release(); // realloc took it
+      file->buffer.reset(bigger);
+      capacity = grown;
+    }
+    char* chunk = file->buffer.get() + size;
+    const ssize_t n = ::read(fd, chunk, kChunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return std::string("read error: ") + std::strerror(errno);
+    }
+    if (n == 0) break;
+    const size_t got = static_cast<size_t>(n);
+    if (const void* nul = std::memchr(chunk, '\0', got))
+      return binary_at(size + static_cast<size_t>(static_cast<const char*>(nul) - chunk));
+    if (got > limits.max_bytes - size) return over_limit(limits);
+    size += got;
+  }
+  file->text = std::string_view(file->buffer.get(), size);
+  return {};
+}
+
+} // namespace
+
+std::optional<std::string> InputFile::changed_since_read() const {
+  if (mapping && mapping->truncated()) return "was truncated while it was being read";
+  if (!stamp) return std::nullopt;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || st.st_dev != stamp->device || st.st_ino != stamp->inode)
+    return std::nullopt; // gone or replaced: what was read is still whole
+  if (st.st_size != stamp->size || !same_time(st.st_mtim, stamp->modified) ||
+      !same_time(st.st_ctim, stamp->changed))
+    return "was changed while it was being read";
+  return std::nullopt;
+}
+
+// Regular files of at least limits.map_from_bytes are mapped: no copy, no heap. A file of 0
+// bytes is read (no mapping has 0 bytes, and /proc files say 0 but have contents), as are
+// pipes, devices and standard input.
 std::optional<InputFile> read_input(const std::string& path, const InputLimits& limits,
                                     std::string* error) {
-  InputFile file{path, {}};
+  InputFile file;
+  file.path = path;
   int fd = 0;
+  size_t expected = 0;
+  const auto fail = [&](std::string message) -> std::optional<InputFile> {
+    if (fd != 0) ::close(fd);
+    *error = display_path(path) + ": " + std::move(message);
+    return std::nullopt;
+  };
   if (path != "-") {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -30,47 +110,29 @@ std::optional<InputFile> read_input(const std::string& path, const InputLimits& 
     }
     struct stat st {};
     if (::fstat(fd, &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        ::close(fd);
-        *error = display_path(path) + ": is a directory";
-        return std::nullopt;
+      if (S_ISDIR(st.st_mode)) return fail("is a directory");
+      if (S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) > limits.max_bytes)
+        return fail("file is " + std::to_string(st.st_size) + " bytes, over the limit of " +
+                    std::to_string(limits.max_bytes) + " (raise it with --max-size)");
+      if (S_ISREG(st.st_mode)) {
+        file.stamp = stamp_of(st);
+        expected = static_cast<size_t>(st.st_size);
       }
-      if (S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) > limits.max_bytes) {
-        ::close(fd);
-        *error = display_path(path) + ": file is " + std::to_string(st.st_size) +
-                 " bytes, over the limit of " + std::to_string(limits.max_bytes) +
-                 " (raise it with --max-size)";
-        return std::nullopt;
-      }
-      if (S_ISREG(st.st_mode)) file.text.reserve(static_cast<size_t>(st.st_size));
     }
   }
-  // Chunk by chunk, each looked at as it arrives: a NUL byte or the size limit ends the read
-  // at once, so a device or a pipe that never ends (/dev/zero, `yes |`) cannot keep it going.
-  const auto fail = [&](std::string message) -> std::optional<InputFile> {
-    if (fd != 0) ::close(fd);
-    *error = display_path(path) + ": " + std::move(message);
-    return std::nullopt;
-  };
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail(std::string("read error: ") + std::strerror(errno));
+  if (file.stamp && limits.map_files && expected > 0 && expected >= limits.map_from_bytes) {
+    if ((file.mapping = MappedFile::map(fd, expected))) {
+      ::close(fd);
+      fd = 0;
+      file.text = file.mapping->text();
+      if (const void* nul = std::memchr(file.text.data(), '\0', file.text.size()))
+        return fail(
+            binary_at(static_cast<size_t>(static_cast<const char*>(nul) - file.text.data())));
+      return file;
     }
-    if (n == 0) break;
-    const size_t got = static_cast<size_t>(n);
-    if (const void* nul = std::memchr(buffer, '\0', got)) {
-      const size_t at = file.text.size() + (static_cast<const char*>(nul) - buffer);
-      return fail("looks like a binary file (NUL byte at offset " + std::to_string(at) +
-                  "); not checked");
-    }
-    if (got > limits.max_bytes - file.text.size())
-      return fail("input is over the limit of " + std::to_string(limits.max_bytes) +
-                  " bytes (raise it with --max-size)");
-    file.text.append(buffer, got);
   }
+  std::string message = read_stream(fd, expected, limits, &file);
+  if (!message.empty()) return fail(std::move(message));
   if (fd != 0) ::close(fd);
   return file;
 }

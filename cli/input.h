@@ -1,20 +1,60 @@
 // Reading the documents the CLI is given: files or standard input ("-"), with a size cap
 // and binary detection, so bad input gets one clear message instead of garbage output.
+// Regular files are mapped, not copied (cli/mapped_file.h); pipes, devices and standard input
+// are read into one buffer.
 #pragma once
 
+#include "cli/mapped_file.h"
+
 #include <cstddef>
+#include <cstdlib>
+#include <ctime>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <sys/types.h>
 
 namespace blockls::cli {
 
-struct InputFile {
-  std::string path; // as given ("-" for standard input, shown as "<stdin>")
-  std::string text;
-};
-
 struct InputLimits {
   size_t max_bytes = 512u * 1024 * 1024;
+  // Regular files of at least this many bytes are mapped (when map_files); smaller ones are
+  // read, which costs no more than setting up a mapping.
+  bool map_files = true;
+  size_t map_from_bytes = 64 * 1024;
+};
+
+// What identifies a regular file's contents at one moment (fstat when it was opened).
+struct FileStamp {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  timespec modified{}, changed{};
+};
+
+struct FreeBytes {
+  void operator()(char* p) const { std::free(p); }
+};
+
+struct InputFile {
+  std::string path; // as given ("-" for standard input, shown as "<stdin>")
+  // The whole input: a view of `mapping` or `buffer` below. Both keep their bytes where they
+  // are when the InputFile is moved, so the view (and every view of a check into it) stays
+  // valid as long as the InputFile, wherever it was moved to, lives.
+  std::string_view text;
+
+  // nullopt while a regular file is still the one that was read; else why it is not: it was
+  // truncated under the mapping (the missing bytes were read as zeros), or its size or times
+  // changed (written in place). Call it after the text was used: a result computed from a
+  // file that changed meanwhile may mix old and new bytes and must be refused. A file
+  // replaced by another (renamed over, as editors save) is not a change: the mapping or the
+  // buffer still holds the whole file that was read.
+  std::optional<std::string> changed_since_read() const;
+
+  std::optional<MappedFile> mapping;
+  std::unique_ptr<char, FreeBytes> buffer;
+  std::optional<FileStamp> stamp; // regular files only
 };
 
 // Reads `path`; on failure returns nullopt and sets `error` to a complete sentence.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <iterator>
 
 namespace blockls::cli {
 namespace {
@@ -25,20 +26,33 @@ const char* severity_color(Severity s) {
 
 } // namespace
 
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+// Runs of printable ASCII (the bulk of any transcript) are found a byte at a time with no
+// decoding and copied in one append; only a control byte or a non-ASCII byte is decoded.
+void append_printable(std::string* out, std::string_view text) {
+  const auto plain = [](unsigned char u) { return (u >= 0x20 && u < 0x7f) || u == '\t'; };
   for (size_t i = 0; i < text.size();) {
+    size_t run = i;
+    while (run < text.size() && plain(static_cast<unsigned char>(text[run])))
+      ++run;
+    out->append(text.data() + i, run - i);
+    if (run == text.size()) break;
+    i = run;
     const unicode::Decoded d = unicode::decode(text, i);
     const unsigned char u = static_cast<unsigned char>(text[i]);
     if (!d.valid)
-      out += "\xEF\xBF\xBD"; // U+FFFD, one per invalid byte as the positions count them
-    else if ((u < 0x20 && u != '\t') || u == 0x7f)
-      out += fmt::format("\\x{:02x}", u);
+      out->append("\xEF\xBF\xBD"); // U+FFFD, one per invalid byte as the positions count them
+    else if (u < 0x20 || u == 0x7f)
+      fmt::format_to(std::back_inserter(*out), "\\x{:02x}", u);
     else
-      out.append(text.substr(i, d.length));
+      out->append(text.substr(i, d.length));
     i += d.length;
   }
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  append_printable(&out, text);
   return out;
 }
 
@@ -55,48 +69,92 @@ std::string_view severity_word(Severity severity) {
   return "error";
 }
 
+// Everything is appended to one buffer, handed to `out` a megabyte at a time: no string per
+// line, part or escape (a 40 MB transcript gives some megabytes of report).
 void print_text_diagnostics(std::ostream& out, const std::string& path, std::string_view text,
                             const CheckedDocument& checked, const TextStyle& style) {
-  const SourceView view{text, checked.parsed.lines};
-  const auto paint = [&](const char* code, std::string_view s) {
-    return style.color ? fmt::format("{}{}\033[0m", code, s) : std::string(s);
+  constexpr size_t kSpillBytes = size_t{1} << 20;
+  std::string buffer;
+  buffer.reserve(kSpillBytes + (kSpillBytes >> 2));
+  const auto put = [&](std::string_view s) { buffer.append(s); };
+  const auto to = [&] { return std::back_inserter(buffer); };
+  // `code` before and the reset after a painted part, when colour is on.
+  const auto begin_paint = [&](const char* code) {
+    if (style.color) put(code);
   };
+  const auto end_paint = [&] {
+    if (style.color) put("\033[0m");
+  };
+  const SourceView view{text, checked.parsed.lines};
   const uint32_t total = checked.parsed.lines.line_count();
   for (const Diagnostic& d : checked.diagnostics) {
     const OutwardPosition pos = view.start_of(d);
-    out << paint("\033[1m", fmt::format("{}:{}:{}:", path, pos.line, pos.column)) << ' '
-        << paint(severity_color(d.severity), fmt::format("{}:", severity_word(d.severity))) << ' '
-        << printable(d.message) << ' ' << paint("\033[2m", fmt::format("[{}]", d.code)) << '\n';
+    begin_paint("\033[1m");
+    fmt::format_to(to(), "{}:{}:{}:", path, pos.line, pos.column);
+    end_paint();
+    put(" ");
+    begin_paint(severity_color(d.severity));
+    fmt::format_to(to(), "{}:", severity_word(d.severity));
+    end_paint();
+    put(" ");
+    append_printable(&buffer, d.message);
+    put(" ");
+    begin_paint("\033[2m");
+    fmt::format_to(to(), "[{}]", d.code);
+    end_paint();
+    put("\n");
     const uint32_t first = d.line >= 2 ? d.line - 2 : 0;
     const uint32_t last = std::min(total, d.line + 3);
-    const size_t width = std::to_string(std::max(last, d.line + 1)).size();
+    const size_t width = fmt::formatted_size("{}", std::max(last, d.line + 1));
     for (uint32_t l = first; l < last; ++l) {
       const std::string_view content = view.line_content(l);
-      out << (l == d.line ? " > " : "   ") << fmt::format("{:>{}}", l + 1, width) << " | "
-          << printable(content) << '\n';
+      fmt::format_to(to(), "{}{:>{}} | ", l == d.line ? " > " : "   ", l + 1, width);
+      append_printable(&buffer, content);
+      put("\n");
       if (l == d.line) {
         const size_t start = checked.parsed.lines.line_start(l);
         const size_t begin = std::clamp(d.range.begin, start, start + content.size());
         const size_t end = std::clamp(d.range.end, begin, start + content.size());
-        std::string pad;
+        put("   ");
+        buffer.append(width, ' ');
+        put(" | ");
         // One pad column per character as printable() shows it (an invalid byte is one U+FFFD).
         const std::string_view before = content.substr(0, begin - start);
         for (size_t i = 0; i < before.size(); i += unicode::decode(before, i).length)
-          pad.push_back(before[i] == '\t' ? '\t' : ' ');
+          buffer.push_back(before[i] == '\t' ? '\t' : ' ');
         const size_t marks =
             std::max<size_t>(1, unicode::codepoint_count(text.substr(begin, end - begin)));
-        out << "   " << std::string(width, ' ') << " | " << pad
-            << paint(severity_color(d.severity), std::string(marks, '^')) << '\n';
+        begin_paint(severity_color(d.severity));
+        buffer.append(marks, '^');
+        end_paint();
+        put("\n");
       }
     }
-    if (d.line >= total)
-      out << " > " << fmt::format("{:>{}}", d.line + 1, width) << " | <end of input>\n";
-    if (!d.fix_hint.empty())
-      out << "  " << paint("\033[1;32m", "hint:") << ' ' << printable(d.fix_hint) << '\n';
-    for (const Fix& f : d.fixes)
-      out << "  " << paint("\033[32m", "fix:") << ' ' << printable(f.title)
-          << (f.preferred ? " (preferred)" : "") << '\n';
+    if (d.line >= total) fmt::format_to(to(), " > {:>{}} | <end of input>\n", d.line + 1, width);
+    if (!d.fix_hint.empty()) {
+      put("  ");
+      begin_paint("\033[1;32m");
+      put("hint:");
+      end_paint();
+      put(" ");
+      append_printable(&buffer, d.fix_hint);
+      put("\n");
+    }
+    for (const Fix& f : d.fixes) {
+      put("  ");
+      begin_paint("\033[32m");
+      put("fix:");
+      end_paint();
+      put(" ");
+      append_printable(&buffer, f.title);
+      put(f.preferred ? " (preferred)\n" : "\n");
+    }
+    if (buffer.size() >= kSpillBytes) {
+      out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      buffer.clear();
+    }
   }
+  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
 }
 
 } // namespace blockls::cli

@@ -21,6 +21,8 @@ void print_text_diagnostics(std::ostream& out, const std::string& path, std::str
 // output line with a newline nor drive the terminal with an escape sequence; each invalid
 // UTF-8 byte becomes U+FFFD, so the report itself is always valid UTF-8.
 std::string printable(std::string_view text);
+// printable(text) appended to `*out`.
+void append_printable(std::string* out, std::string_view text);
 
 // "error", "warning" or "info".
 std::string_view severity_word(Severity severity);

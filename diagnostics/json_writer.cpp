@@ -8,6 +8,7 @@
 #include <emmintrin.h>
 #endif
 #include <charconv>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 namespace blockls {
@@ -162,9 +163,18 @@ void append_json_string(std::string* out, std::string_view text) {
   out->push_back('"');
 }
 
+// A line break and up to 64 columns of indent in one append (reports nest a few levels).
+constexpr std::string_view kBreakAndIndent =
+    "\n                                                                ";
+
 void JsonWriter::newline_and_indent(size_t depth) {
+  const size_t columns = depth * static_cast<size_t>(indent_);
+  if (columns < kBreakAndIndent.size()) {
+    out_->append(kBreakAndIndent.data(), columns + 1);
+    return;
+  }
   out_->push_back('\n');
-  out_->append(depth * static_cast<size_t>(indent_), ' ');
+  out_->append(columns, ' ');
 }
 
 // The separator and line break a value needs before it, from where it stands.
@@ -183,13 +193,38 @@ void JsonWriter::before_value() {
   has_items_.back() = true;
 }
 
+// Keys are nearly always short plain names: those are written with one append of a line
+// built on the stack (separator, break, indent, quoted name, colon); the rest as any string.
 void JsonWriter::key(std::string_view name) {
-  if (has_items_.back()) out_->push_back(',');
-  if (indent_ >= 0) newline_and_indent(has_items_.size());
+  const bool comma = has_items_.back();
   has_items_.back() = true;
-  append_json_string(out_, name);
-  out_->append(indent_ >= 0 ? ": " : ":");
   after_key_ = true;
+  const size_t columns = indent_ >= 0 ? has_items_.size() * static_cast<size_t>(indent_) : 0;
+  constexpr size_t kShort = 48;
+  bool plain = name.size() <= kShort && columns < kBreakAndIndent.size();
+  for (size_t i = 0; plain && i < name.size(); ++i)
+    plain = kByteClass[static_cast<unsigned char>(name[i])] == 0;
+  if (!plain) {
+    if (comma) out_->push_back(',');
+    if (indent_ >= 0) newline_and_indent(has_items_.size());
+    append_json_string(out_, name);
+    out_->append(indent_ >= 0 ? ": " : ":");
+    return;
+  }
+  char line[128]; // at most 1 + 65 + 1 + kShort + 3
+  size_t n = 0;
+  if (comma) line[n++] = ',';
+  if (indent_ >= 0) {
+    std::memcpy(line + n, kBreakAndIndent.data(), columns + 1);
+    n += columns + 1;
+  }
+  line[n++] = '"';
+  std::memcpy(line + n, name.data(), name.size());
+  n += name.size();
+  line[n++] = '"';
+  line[n++] = ':';
+  if (indent_ >= 0) line[n++] = ' ';
+  out_->append(line, n);
 }
 
 void JsonWriter::open(char bracket) {

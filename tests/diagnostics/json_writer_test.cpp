@@ -118,6 +118,21 @@ TEST_CASE("the JSON writer matches dump_json on random documents", "[json_writer
   }
 }
 
+TEST_CASE("keys: short plain ones, long ones, tricky ones, deep in the indentation",
+          "[json_writer]") {
+  // Short plain keys take a path of their own (one append), up to 48 bytes and 64 columns of
+  // indent; everything around those limits must come out as dump_json writes it.
+  nlohmann::json value = nlohmann::json::object();
+  for (size_t length : {0, 1, 47, 48, 49, 200})
+    value[std::string(length, 'k')] = length;
+  for (const std::string& s : tricky_strings())
+    value[s] = s;
+  for (int depth = 0; depth < 40; ++depth)
+    value = nlohmann::json{{"level" + std::to_string(depth), value}, {"n", depth}};
+  for (int indent : {-1, 0, 1, 2, 4})
+    CHECK(written(value, indent) == dump_json(value, indent));
+}
+
 TEST_CASE("fields written by hand are laid out like a dumped object", "[json_writer]") {
   std::string out;
   JsonWriter w(&out, 2);
