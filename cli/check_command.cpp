@@ -172,9 +172,9 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     for (const Checked& c : kept)
       sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
     std::string text;
-    JsonWriter w(&text, 2);
-    w.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
-    write_sarif_log(w, sarif, version(), request.docs_url);
+    JsonWriter sarif_writer(&text, 2);
+    sarif_writer.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
+    write_sarif_log(sarif_writer, sarif, version(), request.docs_url);
     out << text << '\n';
   } else {
     out << fmt::format(
