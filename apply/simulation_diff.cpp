@@ -20,11 +20,19 @@ bool same_effect(const FileEffect& a, const FileEffect& b) {
          });
 }
 
-bool same_diagnostic(const Diagnostic& a, const Diagnostic& b) {
-  return a.code == b.code && a.severity == b.severity && a.dialect == b.dialect &&
-         a.block == b.block && a.line == b.line && a.range.begin == b.range.begin &&
-         a.range.end == b.range.end && a.message == b.message && a.fix_hint == b.fix_hint &&
-         a.fixes == b.fixes && a.line_dependent == b.line_dependent;
+// "" when the same; else the first field that differs.
+std::string diagnostic_difference(const Diagnostic& a, const Diagnostic& b) {
+  if (a.code != b.code || a.severity != b.severity || a.dialect != b.dialect) return "code";
+  if (a.block != b.block) return fmt::format("block {} / {}", a.block, b.block);
+  if (a.line != b.line) return fmt::format("line {} / {}", a.line + 1, b.line + 1);
+  if (a.range.begin != b.range.begin || a.range.end != b.range.end)
+    return fmt::format("range {}-{} / {}-{}", a.range.begin, a.range.end, b.range.begin,
+                       b.range.end);
+  if (a.message != b.message) return "message: " + a.message + " / " + b.message;
+  if (a.fix_hint != b.fix_hint) return "hint: " + a.fix_hint + " / " + b.fix_hint;
+  if (!(a.fixes == b.fixes)) return "fixes";
+  if (a.line_dependent != b.line_dependent) return "line_dependent";
+  return "";
 }
 
 std::string block_difference(const BlockSimulation& a, const BlockSimulation& b) {
@@ -72,10 +80,9 @@ std::string simulation_difference(const Simulation& a, const Simulation& b) {
   if (a.diagnostics.size() != b.diagnostics.size())
     return fmt::format("{} diagnostics against {}", a.diagnostics.size(), b.diagnostics.size());
   for (size_t i = 0; i < a.diagnostics.size(); ++i)
-    if (!same_diagnostic(a.diagnostics[i], b.diagnostics[i]))
-      return fmt::format("diagnostic {} ({} at line {}): {} / {}", i, a.diagnostics[i].code,
-                         a.diagnostics[i].line + 1, a.diagnostics[i].message,
-                         b.diagnostics[i].message);
+    if (std::string d = diagnostic_difference(a.diagnostics[i], b.diagnostics[i]); !d.empty())
+      return fmt::format("diagnostic {} ({} at line {}): {}", i, a.diagnostics[i].code,
+                         a.diagnostics[i].line + 1, d);
   return "";
 }
 

@@ -27,6 +27,16 @@ bool same_observation(const Observation& a, const Observation& b) {
 
 } // namespace
 
+// `now` is `before` moved by the block's shift.
+bool SimulationReuse::shifted_by(ByteRange now, ByteRange before, const Match& m) {
+  return static_cast<int64_t>(now.begin) == static_cast<int64_t>(before.begin) + m.bytes &&
+         static_cast<int64_t>(now.end) == static_cast<int64_t>(before.end) + m.bytes;
+}
+
+bool SimulationReuse::shifted_by(uint32_t now, uint32_t before, const Match& m) {
+  return static_cast<int64_t>(now) == static_cast<int64_t>(before) + m.lines;
+}
+
 SimulationReuse::SimulationReuse(const SimulationInput& input, const SimulationBase& base)
     : input_(&input), base_(&base), change_(find_change(base.text, input.text)) {}
 
@@ -56,22 +66,32 @@ SimulationReuse::Match SimulationReuse::match(int block) const {
 
 // The same actions, numbered the same: the messages and effects of the old simulation quote
 // the action numbers and block ids, and its outcome follows from the actions' parameters.
-bool SimulationReuse::same_actions(int block, const BlockSimulation& old) const {
+bool SimulationReuse::same_actions(int block, const Match& m) const {
+  const BlockSimulation& old = *m.old;
   const auto [first, last] = actions_of(*input_->plan, block);
   const auto [old_first, old_last] = actions_of(*base_->plan, old.block);
   if (last - first != old_last - old_first ||
       static_cast<size_t>(last - first) != old.actions.size())
     return false;
-  for (auto a = first, b = old_first; a != last; ++a, ++b)
+  for (auto a = first, b = old_first; a != last; ++a, ++b) {
     if (a->seq != b->seq || a->action != b->action || a->block_id != b->block_id ||
-        a->dialect != b->dialect || a->spec != b->spec || a->params != b->params)
+        a->dialect != b->dialect || a->spec != b->spec || a->params != b->params ||
+        !shifted_by(a->name_range, b->name_range, m) || !shifted_by(a->line, b->line, m) ||
+        a->sources.size() != b->sources.size())
       return false;
+    // Every position the diagnostics may use moved with the block: a value can come from
+    // outside it (an Aider edit's path named before its fence or by an earlier edit).
+    for (auto x = a->sources.begin(), y = b->sources.begin(); x != a->sources.end(); ++x, ++y)
+      if (x->first != y->first || !shifted_by(x->second.value_range, y->second.value_range, m) ||
+          !shifted_by(x->second.line, y->second.line, m))
+        return false;
+  }
   return true;
 }
 
 bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) const {
   const Match m = match(block);
-  if (!m.old || !m.old->reusable || !same_actions(block, *m.old)) return false;
+  if (!m.old || !m.old->reusable || !same_actions(block, m)) return false;
   const auto& old_diagnostics = base_->simulation->diagnostics;
   if (m.lines != 0)
     for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)

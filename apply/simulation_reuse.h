@@ -26,7 +26,10 @@ private:
     int64_t bytes = 0, lines = 0;
   };
   Match match(int block) const;
-  bool same_actions(int block, const BlockSimulation& old) const;
+  // The same actions, numbered the same, every position of theirs moved by the block's shift.
+  bool same_actions(int block, const Match& m) const;
+  static bool shifted_by(ByteRange now, ByteRange before, const Match& m);
+  static bool shifted_by(uint32_t now, uint32_t before, const Match& m);
 
   const SimulationInput* input_;
   const SimulationBase* base_;

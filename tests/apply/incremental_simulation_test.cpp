@@ -22,6 +22,14 @@ const char* const kWords[] = {"alpha", "beta", "gamma", "delta"};
 std::string random_block(std::mt19937& rng, size_t n) {
   auto pick = [&](auto& list) { return list[rng() % std::size(list)]; };
   const std::string id = fmt::format("b{:02}", n % 100);
+  if (rng() % 4 == 0) {
+    // An Aider edit: its path on the line before the fence, or none (the earlier edit's path
+    // then): a value from outside the block, which must move with it to be reused.
+    const std::string path = rng() % 2 ? std::string(pick(kPaths)) + "\n" : "";
+    return fmt::format("Edit {}:\n\n{}```text\n<<<<<<< SEARCH\n{}\n=======\n{}\n>>>>>>> REPLACE\n"
+                       "```\n\n",
+                       n, path, pick(kWords), pick(kWords));
+  }
   std::string body;
   switch (rng() % 5) {
   case 0:
