@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs the whole test suite
-# twice — a normal build, then under AddressSanitizer + UndefinedBehaviorSanitizer.
+# twice — a GCC RelWithDebInfo build, then a clang Release build (with -g) under
+# AddressSanitizer + UndefinedBehaviorSanitizer. Both compilers build with -Werror, so a
+# warning either of them raises fails CI.
 # BLOCKLS_SKIP_SANITIZE=1 skips the second pass (for quick local runs; CI runs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,11 +18,13 @@ run_suite() {
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
-echo "== build and test (RelWithDebInfo)"
+echo "== build and test (GCC, RelWithDebInfo)"
 run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
 if [ "${BLOCKLS_SKIP_SANITIZE:-0}" != "1" ]; then
-  echo "== build and test under ASan + UBSan"
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_suite build-sanitize -DCMAKE_BUILD_TYPE=Debug -DBLOCKLS_SANITIZE=ON
+  echo "== build and test with clang, Release, under ASan + UBSan"
+  CC=clang CXX=clang++ \
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_suite build-clang-sanitize -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-g \
+    -DBLOCKLS_SANITIZE=ON
 fi
