@@ -26,7 +26,7 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
     s.log(LogLevel::debug, uri + ": dropped a superseded analysis");
     return s.check_sync();
   }
-  // The previous analysis is freed after publishing, not before, and on the reaper thread.
+  // The previous analysis is freed after publishing, not before.
   std::shared_ptr<const Analysis> previous = std::exchange(doc->analysis, a);
   s.log(LogLevel::debug, uri + ": analysed version " + std::to_string(a->version) + " in " +
                              std::to_string(a->elapsed.count()) + " us");
@@ -35,7 +35,7 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
     publish.diagnostics.insert(publish.diagnostics.begin(),
                                json(out_of_sync_diagnostic(doc->desync_reason)));
   s.notify("textDocument/publishDiagnostics", json(std::move(publish)));
-  s.scheduler.dispose(std::move(previous));
+  previous.reset();
   std::vector<Waiter> waiters = std::move(doc->waiters);
   doc->waiters.clear();
   for (Waiter& w : waiters) {

@@ -25,12 +25,6 @@ void Scheduler::stop() {
   for (auto& [uri, entry] : entries_)
     if (entry.timer) entry.timer->cancel();
   worker_.join();
-  reaper_.join();
-}
-
-void Scheduler::dispose(std::shared_ptr<const Analysis> old) {
-  if (!old || stopped_) return; // stopped: freed here
-  boost::asio::post(reaper_, [old = std::move(old)]() mutable { old.reset(); });
 }
 
 void Scheduler::update(const std::string& uri, Job job) {
@@ -84,10 +78,8 @@ void Scheduler::start(const std::string& uri) {
   Job job = std::move(entry.pending);
   entry.pending = nullptr;
   entry.running = true;
-  boost::asio::post(worker_, [this, uri, job = std::move(job)]() mutable {
+  boost::asio::post(worker_, [this, uri, job = std::move(job)] {
     std::shared_ptr<const Analysis> result = job();
-    // The job holds the previous analysis (its base): freed on the reaper, not here.
-    boost::asio::post(reaper_, [job = std::move(job)]() mutable { job = nullptr; });
     boost::asio::post(io_, [this, uri, result = std::move(result)]() mutable {
       auto it = entries_.find(uri);
       if (it != entries_.end()) {

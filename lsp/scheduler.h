@@ -42,9 +42,6 @@ public:
   void remove(const std::string& uri);
   // Stops the worker (waits for a running job).
   void stop();
-  // Frees `old` on the reaper thread: a large analysis takes milliseconds to free (its model,
-  // its simulation), which the next analysis should not wait for.
-  void dispose(std::shared_ptr<const Analysis> old);
 
 private:
   struct Entry {
@@ -60,7 +57,6 @@ private:
   DebouncePolicy policy_;
   Done done_;
   boost::asio::thread_pool worker_{1};
-  boost::asio::thread_pool reaper_{1};
   std::map<std::string, Entry> entries_;
   bool stopped_ = false;
 };
