@@ -117,9 +117,9 @@ void Overlay::set(const std::string& path, FileState state) {
   entries_[path] = std::move(state);
 }
 
-void Overlay::merge_from(const Overlay& other) {
-  for (const auto& [path, state] : other.entries_)
-    entries_[path] = state;
+void Overlay::merge(const FileStates& changes) {
+  for (const auto& [path, state] : changes)
+    entries_.insert_or_assign(path, state);
 }
 
 } // namespace blockls::apply

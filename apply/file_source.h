@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace blockls::apply {
@@ -44,8 +45,10 @@ public:
   FileState read(const std::string& path) const override;
   std::vector<std::string> list_tree(const std::string& dir) const override;
   void set(const std::string& path, FileState state);
-  void merge_from(const Overlay& other); // `other`'s changes win
+  void merge(const FileStates& changes); // `changes` win
   const FileStates& entries() const { return entries_; }
+  // The changes, moved out (the overlay is empty after).
+  FileStates take_entries() { return std::exchange(entries_, {}); }
 
 private:
   const FileSource* base_;

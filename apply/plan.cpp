@@ -13,6 +13,15 @@ const std::string* PlannedAction::param(std::string_view name) const {
   return it == params.end() ? nullptr : &it->second;
 }
 
+std::span<const PlannedAction> Plan::actions_of(int block) const {
+  const auto first = std::lower_bound(actions.begin(), actions.end(), block,
+                                      [](const PlannedAction& a, int b) { return a.block < b; });
+  auto last = first;
+  while (last != actions.end() && last->block == block)
+    ++last;
+  return {first, last};
+}
+
 Plan build_plan(std::string_view text, const CheckedDocument& checked, const ActionCatalog& catalog,
                 PlanRange range) {
   Plan plan;

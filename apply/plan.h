@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,10 @@ struct Plan {
   std::vector<SkippedBlock> not_run;
   std::vector<int> planned_blocks; // valid blocks with at least one action, in order
   size_t total_blocks = 0;
+
+  // The actions of block `block`: one run of `actions`, found by bisection (so going through
+  // every block's actions is linear, not quadratic, in the plan's size).
+  std::span<const PlannedAction> actions_of(int block) const;
 };
 
 // Which blocks a plan covers: [first, last) of the document's, their actions numbered from

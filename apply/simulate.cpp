@@ -89,13 +89,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
   if (plan_input.original) input.original = &original.emplace(*plan_input.original, &read_original);
   RecordingSource recording(before, &sim.observed);
   Overlay files(recording);
-  // The plan's actions are sorted by block: the block's own are one run, found by bisection
-  // (a simulation of every block is then linear, not quadratic, in the plan's size).
-  const std::vector<PlannedAction>& actions = input.plan->actions;
-  auto it = std::lower_bound(actions.begin(), actions.end(), block,
-                             [](const PlannedAction& a, int b) { return a.block < b; });
-  for (; it != actions.end() && it->block == block; ++it) {
-    const PlannedAction& a = *it;
+  for (const PlannedAction& a : input.plan->actions_of(block)) {
     sim.block_id = a.block_id;
     ActionOutcome out;
     ActionHost(input, a, &files, diagnostics, &out, memo).run();
@@ -117,8 +111,8 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
       }
     }
   } else {
-    sim.changes = files.entries();
-    if (after) after->merge_from(files);
+    sim.changes = files.take_entries();
+    if (after) after->merge(sim.changes);
   }
   sim.diagnostics_end = static_cast<uint32_t>(diagnostics->size());
   sim.reusable = !read_original;

@@ -8,17 +8,6 @@ namespace {
 
 using Kind = FileState::Kind;
 
-// The actions of block `block` in a plan (sorted by block): one run, found by bisection.
-std::pair<std::vector<PlannedAction>::const_iterator, std::vector<PlannedAction>::const_iterator>
-actions_of(const Plan& plan, int block) {
-  auto first = std::lower_bound(plan.actions.begin(), plan.actions.end(), block,
-                                [](const PlannedAction& a, int b) { return a.block < b; });
-  auto last = first;
-  while (last != plan.actions.end() && last->block == block)
-    ++last;
-  return {first, last};
-}
-
 // Stricter than Observation::operator==: a reused write keeps the mode it saw, so modes count.
 bool same_observation(const Observation& a, const Observation& b) {
   return a.state.kind == b.state.kind && a.state.mode == b.state.mode && a.tree == b.tree &&
@@ -66,14 +55,10 @@ SimulationReuse::Match SimulationReuse::match(int block) const {
 
 // The same actions, numbered the same: the messages and effects of the old simulation quote
 // the action numbers and block ids, and its outcome follows from the actions' parameters.
-bool SimulationReuse::same_actions(int block, const Match& m) const {
-  const BlockSimulation& old = *m.old;
-  const auto [first, last] = actions_of(*input_->plan, block);
-  const auto [old_first, old_last] = actions_of(*base_->plan, old.block);
-  if (last - first != old_last - old_first ||
-      static_cast<size_t>(last - first) != old.actions.size())
-    return false;
-  for (auto a = first, b = old_first; a != last; ++a, ++b) {
+bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Match& m) const {
+  const std::span<const PlannedAction> before = base_->plan->actions_of(m.old->block);
+  if (now.size() != before.size() || now.size() != m.old->actions.size()) return false;
+  for (auto a = now.begin(), b = before.begin(); a != now.end(); ++a, ++b) {
     if (a->seq != b->seq || a->action != b->action || a->block_id != b->block_id ||
         a->dialect != b->dialect || a->spec != b->spec || a->params != b->params ||
         !shifted_by(a->name_range, b->name_range, m) || !shifted_by(a->line, b->line, m) ||
@@ -91,7 +76,9 @@ bool SimulationReuse::same_actions(int block, const Match& m) const {
 
 bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) const {
   const Match m = match(block);
-  if (!m.old || !m.old->reusable || !same_actions(block, m)) return false;
+  if (!m.old || !m.old->reusable) return false;
+  const std::span<const PlannedAction> actions = input_->plan->actions_of(block);
+  if (!same_actions(actions, m)) return false;
   const auto& old_diagnostics = base_->simulation->diagnostics;
   if (m.lines != 0)
     for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)
@@ -101,17 +88,15 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) const {
 
   BlockSimulation now = *m.old;
   now.block = block;
-  const auto [first, last] = actions_of(*input_->plan, block);
   for (size_t i = 0; i < now.actions.size(); ++i)
-    now.actions[i].action = &*(first + static_cast<std::ptrdiff_t>(i));
+    now.actions[i].action = &actions[i];
   now.diagnostics_begin = static_cast<uint32_t>(sim->diagnostics.size());
   for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i) {
     sim->diagnostics.push_back(old_diagnostics[i]);
     shift_diagnostic(sim->diagnostics.back(), m.bytes, m.lines, block - m.old->block);
   }
   now.diagnostics_end = static_cast<uint32_t>(sim->diagnostics.size());
-  for (const auto& [path, changed] : now.changes)
-    state->set(path, changed);
+  state->merge(now.changes);
   sim->blocks.push_back(std::move(now));
   ++sim->reused_blocks;
   return true;

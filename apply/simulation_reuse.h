@@ -7,6 +7,8 @@
 #include "apply/simulate.h"
 #include "grammar/router/incremental_parse.h"
 
+#include <span>
+
 namespace blockls::apply {
 
 class SimulationReuse {
@@ -27,7 +29,7 @@ private:
   };
   Match match(int block) const;
   // The same actions, numbered the same, every position of theirs moved by the block's shift.
-  bool same_actions(int block, const Match& m) const;
+  bool same_actions(std::span<const PlannedAction> now, const Match& m) const;
   static bool shifted_by(ByteRange now, ByteRange before, const Match& m);
   static bool shifted_by(uint32_t now, uint32_t before, const Match& m);
 

@@ -374,7 +374,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
     std::vector<BlockSimulation> sims;
     for (int b : f.plan.planned_blocks)
       sims.push_back(simulate_block(in, b, simulated, &f.workspace, &simulated));
-    if (request.dry_run) dry_state.merge_from(simulated);
+    if (request.dry_run) dry_state.merge(simulated.entries());
 
     // Every block in order through the one apply loop, each with its simulation above.
     std::vector<BlockRequest> requests;
