@@ -91,10 +91,12 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   Summary total;
   size_t checked = 0;
   std::vector<Checked> kept; // every file (SARIF, feedback), else the last window's
-  std::string json_text;     // --format json: written straight to text, out a megabyte at a time
+  // --format json and sarif: written straight to text, out a megabyte at a time.
+  std::string json_text;
   JsonWriter w(&json_text, 2);
-  if (request.format == "json") {
+  if (request.format == "json" || request.format == "sarif")
     w.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
+  if (request.format == "json") {
     w.begin_object();
     w.key("files");
     w.begin_array();
@@ -167,15 +169,11 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       out << feedback_text(c.file.text, c.result);
     }
   } else if (request.format == "sarif") {
-    // Written as the JSON report is: straight to text, out a megabyte at a time.
     std::vector<SarifFile> sarif;
     for (const Checked& c : kept)
       sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
-    std::string text;
-    JsonWriter sarif_writer(&text, 2);
-    sarif_writer.spill_every(1 << 20, [&out](std::string_view part) { out << part; });
-    write_sarif_log(sarif_writer, sarif, version(), request.docs_url);
-    out << text << '\n';
+    write_sarif_log(w, sarif, version(), request.docs_url);
+    out << json_text << '\n';
   } else {
     out << fmt::format(
         "{} file{} checked: {} block{} ({} valid, {} invalid), {} error{}, {} warning{}, "
