@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBLOCKLS_BENCH=OFF -DBLOCKLS_WERROR=ON >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DBLOCKLS_BENCH=OFF -DBLOCKLS_WERROR=ON >/dev/null
 cmake --build build -j "${BLOCKLS_JOBS:-2}" --target blockls
 
 echo
