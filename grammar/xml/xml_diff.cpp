@@ -1,6 +1,8 @@
 // SEARCH/REPLACE blocks of a `<diff>` (see xml_diff.h).
 #include "grammar/xml/xml_diff.h"
 
+#include <utility>
+
 namespace blockls::xml {
 namespace {
 
@@ -56,75 +58,105 @@ bool is_diff_marker(std::string_view line) {
   return m == Mark::search || m == Mark::divider || m == Mark::replace;
 }
 
+void DiffReader::cut(size_t at) {
+  if (part_ == Part::replace) {
+    cur_.new_text = section(first_, last_end_, section_at_);
+  } else {
+    cur_.old_text = section(first_, last_end_, section_at_);
+    cur_.replace_marker = cur_.marker; // no divider: the new text's name is the block's marker
+    cur_.new_text = {at, at};
+  }
+  out_.blocks.push_back(cur_);
+}
+
+void DiffReader::line(std::string_view line, ByteRange here, size_t next) {
+  const uint32_t number = lines_++;
+  const Mark m = classify(line);
+  if (part_ == Part::search_head && (m == Mark::roo_line || m == Mark::roo_separator)) {
+    section_at_ = next; // Roo's line hints and separator come before the SEARCH text
+  } else if (m == Mark::search) {
+    if (part_ != Part::outside) {
+      out_.problems.push_back({cur_.marker, "SEARCH block is not finished before the next SEARCH",
+                               "End each block with `=======`, the replacement and `+++++++ "
+                               "REPLACE` before the next `------- SEARCH`"});
+      cut(here.begin);
+    }
+    cur_ = DiffBlock{};
+    cur_.marker = here;
+    marker_line_ = number;
+    part_ = Part::search_head;
+    first_ = npos;
+    section_at_ = next;
+  } else if (m == Mark::divider && part_ != Part::outside && part_ != Part::replace) {
+    cur_.old_text = section(first_, last_end_, section_at_);
+    cur_.replace_marker = here;
+    part_ = Part::replace;
+    first_ = npos;
+    section_at_ = next;
+  } else if (m == Mark::replace && part_ == Part::replace) {
+    cur_.new_text = section(first_, last_end_, section_at_);
+    out_.blocks.push_back(cur_);
+    part_ = Part::outside;
+  } else if (m == Mark::divider || m == Mark::replace) {
+    if (part_ == Part::outside)
+      out_.problems.push_back(
+          {here, "Diff marker " + std::string(line) + " without a SEARCH marker before it",
+           "Begin each block with `------- SEARCH`"});
+    else if (m == Mark::replace)
+      out_.problems.push_back({here, "REPLACE marker without the `=======` divider before it",
+                               "Write `=======` between the SEARCH and the REPLACE text"});
+    else if (part_ == Part::replace) {
+      // A second divider is replacement text (Cline reads it so too).
+      if (first_ == npos) first_ = here.begin;
+      last_end_ = here.end;
+    }
+  } else if (part_ != Part::outside) {
+    if (part_ == Part::search_head) part_ = Part::search;
+    if (first_ == npos) first_ = here.begin;
+    last_end_ = here.end;
+  }
+}
+
+std::optional<DiffReader::Open> DiffReader::open() const {
+  if (part_ == Part::outside || first_ == npos) return std::nullopt;
+  return Open{static_cast<uint32_t>(out_.blocks.size()),
+              marker_line_,
+              part_ == Part::replace,
+              {first_, last_end_}};
+}
+
+ParsedDiff DiffReader::finish(ByteRange range) {
+  if (part_ != Part::outside) {
+    out_.problems.push_back(
+        {cur_.marker,
+         "SEARCH block is not finished: the diff ends before its " +
+             std::string(part_ == Part::replace ? "REPLACE marker" : "`=======`"),
+         "End the block with `=======`, the replacement and `+++++++ REPLACE`"});
+    cut(range.end);
+    part_ = Part::outside;
+  }
+  if (out_.blocks.empty() && out_.problems.empty())
+    out_.problems.push_back({{range.begin, range.begin},
+                             "The diff holds no SEARCH/REPLACE block",
+                             "Write `------- SEARCH`, the exact text, `=======`, the replacement "
+                             "and `+++++++ REPLACE`"});
+  return std::move(out_);
+}
+
 ParsedDiff parse_diff(std::string_view text, ByteRange range) {
   constexpr size_t npos = std::string_view::npos;
-  enum class Part : uint8_t { outside, search_head, search, replace };
-  ParsedDiff out;
-  Part part = Part::outside;
-  DiffBlock cur;
-  size_t first = npos, last_end = 0, section_at = 0;
+  DiffReader reader;
   for (size_t pos = range.begin; pos < range.end;) {
     size_t nl = text.find('\n', pos);
     if (nl == npos || nl > range.end) nl = range.end;
     std::string_view line = text.substr(pos, nl - pos);
     if (line.ends_with('\r')) line.remove_suffix(1);
-    const ByteRange here{pos, pos + line.size()};
     const size_t next = nl < range.end ? nl + 1 : range.end;
-    const Mark m = classify(line);
-    if (part == Part::search_head && (m == Mark::roo_line || m == Mark::roo_separator)) {
-      section_at = next; // Roo's line hints and separator come before the SEARCH text
-    } else if (m == Mark::search) {
-      if (part != Part::outside)
-        out.problems.push_back({cur.marker, "SEARCH block is not finished before the next SEARCH",
-                                "End each block with `=======`, the replacement and `+++++++ "
-                                "REPLACE` before the next `------- SEARCH`"});
-      cur = DiffBlock{};
-      cur.marker = here;
-      part = Part::search_head;
-      first = npos;
-      section_at = next;
-    } else if (m == Mark::divider && part != Part::outside && part != Part::replace) {
-      cur.old_text = section(first, last_end, section_at);
-      cur.replace_marker = here;
-      part = Part::replace;
-      first = npos;
-      section_at = next;
-    } else if (m == Mark::replace && part == Part::replace) {
-      cur.new_text = section(first, last_end, section_at);
-      out.blocks.push_back(cur);
-      part = Part::outside;
-    } else if (m == Mark::divider || m == Mark::replace) {
-      if (part == Part::outside)
-        out.problems.push_back(
-            {here, "Diff marker " + std::string(line) + " without a SEARCH marker before it",
-             "Begin each block with `------- SEARCH`"});
-      else if (m == Mark::replace)
-        out.problems.push_back({here, "REPLACE marker without the `=======` divider before it",
-                                "Write `=======` between the SEARCH and the REPLACE text"});
-      else if (part == Part::replace) {
-        // A second divider is replacement text (Cline reads it so too).
-        if (first == npos) first = pos;
-        last_end = here.end;
-      }
-    } else if (part != Part::outside) {
-      if (part == Part::search_head) part = Part::search;
-      if (first == npos) first = pos;
-      last_end = here.end;
-    }
+    reader.line(line, {pos, pos + line.size()}, next);
     pos = next;
     if (nl == range.end) break;
   }
-  if (part != Part::outside)
-    out.problems.push_back({cur.marker,
-                            "SEARCH block is not finished: the diff ends before its " +
-                                std::string(part == Part::replace ? "REPLACE marker" : "`=======`"),
-                            "End the block with `=======`, the replacement and `+++++++ REPLACE`"});
-  if (out.blocks.empty() && out.problems.empty())
-    out.problems.push_back({{range.begin, range.begin},
-                            "The diff holds no SEARCH/REPLACE block",
-                            "Write `------- SEARCH`, the exact text, `=======`, the replacement "
-                            "and `+++++++ REPLACE`"});
-  return out;
+  return reader.finish(range);
 }
 
 } // namespace blockls::xml

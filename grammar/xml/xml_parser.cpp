@@ -156,6 +156,18 @@ void XmlParser::open_block(const LineRef& line, ParseContext& ctx, size_t at, st
 
 std::optional<OpenValue> XmlParser::open_value() const {
   if (block_ < 0 || !in_param_ || value_lines_begin_ == npos || !cur_.param) return std::nullopt;
+  if (cur_.param->kind == xml::ValueKind::diff) {
+    // build() makes each of the diff's blocks one command, in order (a diff tool's only
+    // commands): old_text and new_text, on the line of the block's SEARCH marker.
+    const std::optional<xml::DiffReader::Open> open = diff_lines_.open();
+    if (!open) return std::nullopt;
+    return OpenValue{open->block,
+                     open->replace ? "new_text" : "old_text",
+                     cur_.line + 1 + open->marker_line,
+                     open->lines,
+                     false,
+                     false};
+  }
   if (tool_->params.size() > 1 && tool_->params[1].kind == xml::ValueKind::diff)
     return std::nullopt;
   // The name build() gives the parameter.
@@ -249,7 +261,11 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
         }
       }
       if (!ended) { // the value goes on
-        if (pos == 0 && value_lines_begin_ != npos) value_lines_end_ = line.end;
+        if (pos == 0 && value_lines_begin_ != npos) {
+          value_lines_end_ = line.end;
+          if (cur_.param->kind == xml::ValueKind::diff)
+            diff_lines_.line(t, {line.begin, line.end}, line.next);
+        }
         return;
       }
       continue;
@@ -297,9 +313,11 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
       value_fence_ = MarkdownFence();
       // Streamed as whole lines when the opening tag ends its line (the value's first line
       // break is not part of it: raw_value drops it).
-      const bool whole_lines = tag.end == t.size() && line.has_newline && cur_.param &&
-                               cur_.param->kind == xml::ValueKind::raw;
+      const bool whole_lines =
+          tag.end == t.size() && line.has_newline && cur_.param &&
+          (cur_.param->kind == xml::ValueKind::raw || cur_.param->kind == xml::ValueKind::diff);
       value_lines_begin_ = value_lines_end_ = whole_lines ? line.next : npos;
+      diff_lines_ = xml::DiffReader();
       if (!cur_.param)
         report(ctx, validation_diagnostic(
                         "UNKNOWN_PARAM", Severity::parameter_warning, block_, line.number, tag_name,

@@ -11,6 +11,7 @@
 
 #include "grammar/markdown_fence.h"
 #include "grammar/parse_context.h"
+#include "grammar/xml/xml_diff.h"
 #include "grammar/xml/xml_tools.h"
 
 #include <cstdint>
@@ -43,8 +44,9 @@ public:
   }
   // The file content (a `raw` child such as write_to_file's <content>) whose lines are arriving,
   // when its opening tag ended its line (the common form; a value that begins after its tag on
-  // the same line is not streamed): its complete lines so far. Not for diffs, which become
-  // several commands.
+  // the same line is not streamed): its complete lines so far. In a `<diff>` (same form), the
+  // SEARCH or REPLACE text of its open block, as the command that block becomes: the lines
+  // that are its text for sure (xml::DiffReader::open).
   std::optional<OpenValue> open_value() const;
 
 private:
@@ -93,6 +95,8 @@ private:
   // The current child's value as whole lines (see open_value()): the first byte of its first
   // line (npos: not streamed), and the end of the text of its last complete line so far.
   size_t value_lines_begin_ = npos, value_lines_end_ = npos;
+  // The current `<diff>`'s lines so far, when it is streamed.
+  xml::DiffReader diff_lines_;
 };
 
 } // namespace blockls

@@ -11,6 +11,7 @@
 #include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <tuple>
@@ -221,7 +222,13 @@ TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end 
   Rng rng(0xc4a1);
   size_t values = 0;
   std::map<std::string, size_t> per_dialect; // values checked, by their block's dialect
-  for (const test::NamedInput& input : test::all_inputs()) {
+  // Every test input, and the real Cline exports (their replace_in_file diffs as models write
+  // them; tests/data/xml/SOURCES.md).
+  std::vector<test::NamedInput> inputs = test::all_inputs();
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(BLOCKLS_TEST_DATA_DIR) + "/xml/real/cline"))
+    inputs.push_back({e.path().string(), test::read_file(e.path().string())});
+  for (const test::NamedInput& input : inputs) {
     for (int round = 0; round < 2; ++round) {
       // (block, command, param, line) -> the texts of its value_chunk events, in order.
       std::map<std::tuple<size_t, size_t, std::string, size_t>, std::string> streamed;
@@ -274,13 +281,15 @@ TEST_CASE("stream: value_chunk texts, concatenated, are the value its block_end 
         REQUIRE(text == params[json_key].get<std::string>());
         ++values;
         ++per_dialect[blocks[b]["metadata"]["dialect"].get<std::string>()];
+        if (dialect_name == "xml" && (param == "old_text" || param == "new_text"))
+          ++per_dialect["xml <diff>"];
       }
     }
   }
   CHECK(values > 50);
   // Every dialect that streams its values was seen doing so (and checked) above.
-  for (const char* dialect :
-       {"telt", "nesl", "heredoc", "editblock", "replacer", "xml", "sections", "patch"}) {
+  for (const char* dialect : {"telt", "nesl", "heredoc", "editblock", "replacer", "xml",
+                              "xml <diff>", "sections", "patch"}) {
     INFO(dialect);
     CHECK(per_dialect[dialect] > 0);
   }
@@ -368,6 +377,183 @@ TEST_CASE("stream: a Cline write_to_file's content streams line by line, its las
   session.finish();
   CHECK(texts == std::vector<std::string>{"import os", "\nprint(os.name)", "\nx = 1"});
   CHECK(params["content"] == "import os\nprint(os.name)\nx = 1");
+}
+
+namespace {
+
+// (command, param, line) -> the texts of its value_chunk events, concatenated.
+using StreamedTexts = std::map<std::tuple<size_t, std::string, size_t>, std::string>;
+
+// Feeds `text` in the chunks `cuts` and returns the first block's values' chunks, each value's
+// concatenated, and its commands (from its block_end, which comes after them).
+std::pair<StreamedTexts, json> stream_values(std::string_view text, const std::vector<size_t>& cuts,
+                                             std::vector<json>* events = nullptr) {
+  StreamedTexts texts;
+  json commands;
+  size_t starts = 0;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    starts += e.at("event") == "block_start";
+    if (e.at("event") == "value_chunk" && starts == 1 && commands.is_null()) {
+      texts[{e.at("command").get<size_t>(), e.at("param").get<std::string>(),
+             e.at("line").get<size_t>()}] += e.at("text").get<std::string>();
+      if (events) events->push_back(e);
+    }
+    if (e.at("event") == "block_end" && commands.is_null()) commands = e.at("block")["commands"];
+  });
+  size_t at = 0;
+  for (size_t cut : cuts) {
+    session.feed(text.substr(at, cut - at));
+    at = cut;
+  }
+  session.feed(text.substr(at));
+  session.finish();
+  return {texts, commands};
+}
+
+std::vector<size_t> every_byte(std::string_view text) {
+  std::vector<size_t> cuts;
+  for (size_t at = 1; at < text.size(); ++at)
+    cuts.push_back(at);
+  return cuts;
+}
+
+std::vector<size_t> random_cuts(std::string_view text, Rng& rng, uint64_t most) {
+  std::vector<size_t> cuts;
+  for (size_t at = rng.below(most) + 1; at < text.size(); at += rng.below(most) + 1)
+    cuts.push_back(at);
+  return cuts;
+}
+
+// Every value a diff streamed is, concatenated, exactly its command's parameter in block_end
+// (no chunk of a value the block does not have), byte at a time and in random pieces.
+void require_diff_values_final(std::string_view text) {
+  Rng rng(0xd1ff);
+  std::vector<std::vector<size_t>> chunkings{{}, every_byte(text)};
+  for (int round = 0; round < 20; ++round)
+    chunkings.push_back(random_cuts(text, rng, round < 10 ? 4 : 24));
+  for (const std::vector<size_t>& cuts : chunkings) {
+    const auto [texts, commands] = stream_values(text, cuts);
+    for (const auto& [key, value] : texts) {
+      const auto& [command, param, line] = key;
+      INFO(text << "\nin " << cuts.size() + 1 << " chunks: command " << command << ", " << param);
+      REQUIRE(command < commands.size());
+      REQUIRE(commands[command]["params"].contains(param));
+      REQUIRE(value == commands[command]["params"][param].get<std::string>());
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("stream: a Cline replace_in_file streams each SEARCH/REPLACE block's texts as the "
+          "command it becomes",
+          "[cli][stream]") {
+  // Two diffs of a real Cline export (tests/data/xml/real/cline, all_cline_tasks.md: the
+  // train_COCa.py and README.md edits), as one diff with CRLF line breaks.
+  const std::string lf =
+      "I will update both.\n"
+      "<replace_in_file>\n"
+      "<path>src/train_COCa.py</path>\n"
+      "<diff>\n"
+      "------- SEARCH\n"
+      "DEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+      "=======\n"
+      "DEVICE = torch.device('mps' if torch.backends.mps.is_available() else 'cpu')\n"
+      "+++++++ REPLACE\n"
+      "\n"
+      "------- SEARCH\n"
+      "This project is licensed under the MIT License - see the `LICENSE` file for details.\n"
+      "=======\n"
+      "This project is licensed under the MIT License - see the `LICENSE` file for details.\n"
+      "\n"
+      "<small>Made with <a href=\"https://github.com/chazzofalf\">Cline</a></small>\n"
+      "+++++++ REPLACE\n"
+      "</diff>\n"
+      "</replace_in_file>\n";
+  std::string text;
+  for (char c : lf)
+    text += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const std::string cuda = "DEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')";
+  const std::string mps =
+      "DEVICE = torch.device('mps' if torch.backends.mps.is_available() else 'cpu')";
+  const std::string license =
+      "This project is licensed under the MIT License - see the `LICENSE` file for details.";
+  const std::string small = "<small>Made with <a href=\"https://github.com/chazzofalf\">Cline</a>"
+                            "</small>";
+  // Byte at a time: each line as it completes, the break before it with it (the last line's
+  // break is not the text's), under the command index and the line (1-based) of its block.
+  std::vector<json> events;
+  const auto [texts, commands] = stream_values(text, every_byte(text), &events);
+  std::vector<std::tuple<size_t, std::string, size_t, std::string>> got;
+  for (const json& e : events)
+    got.emplace_back(e.at("command"), e.at("param"), e.at("line"), e.at("text"));
+  const decltype(got) want{{0, "old_text", 5, cuda},     {0, "new_text", 5, mps},
+                           {1, "old_text", 11, license}, {1, "new_text", 11, license},
+                           {1, "new_text", 11, "\n"},    {1, "new_text", 11, "\n" + small}};
+  CHECK(got == want);
+  REQUIRE(commands.size() == 2);
+  CHECK(commands[0]["params"]["old_text"] == cuda);
+  CHECK(commands[0]["params"]["new_text"] == mps);
+  CHECK(commands[1]["params"]["old_text"] == license);
+  CHECK(commands[1]["params"]["new_text"] == license + "\n\n" + small);
+  // In random pieces (shorter than any line, so each value is seen open): the same values.
+  const StreamedTexts all{{{0, "old_text", 5}, cuda},
+                          {{0, "new_text", 5}, mps},
+                          {{1, "old_text", 11}, license},
+                          {{1, "new_text", 11}, license + "\n\n" + small}};
+  Rng rng(0x19);
+  for (int round = 0; round < 20; ++round) {
+    const std::vector<size_t> cuts = random_cuts(text, rng, 8);
+    INFO(cuts.size() + 1 << " pieces");
+    CHECK(stream_values(text, cuts).first == all);
+  }
+  require_diff_values_final(text);
+}
+
+TEST_CASE("stream: a malformed diff never streams text its commands do not have", "[cli][stream]") {
+  const auto call = [](std::string_view diff) {
+    return "<replace_in_file>\n<path>a.txt</path>\n<diff>\n" + std::string(diff) +
+           "</diff>\n</replace_in_file>\n";
+  };
+  const std::string no_divider = call("------- SEARCH\nold\n+++++++ REPLACE\nmore\n");
+  const std::string cases[] = {
+      no_divider,
+      call("------- SEARCH\nold\n+++++++ REPLACE\n"), // missing =======
+      call("------- SEARCH\na\n=======\nb\n"),        // unclosed REPLACE
+      call("------- SEARCH\na\n=======\nb\n------- SEARCH\nc\n=======\nd\n+++++++ REPLACE\n"),
+      call("------- SEARCH\na\nb\n------- SEARCH\nc\n=======\nd\n+++++++ REPLACE\n"),
+      call("------- SEARCH\na\n=======\nb\n=======\nc\n+++++++ REPLACE\n"), // a second divider
+      call("=======\n+++++++ REPLACE\n------- SEARCH\nx\n=======\ny\n+++++++ REPLACE\n"),
+      call(
+          "<<<<<<< SEARCH\n:start_line:3\n-------\ndef f():\n=======\ndef g():\n>>>>>>> REPLACE\n"),
+      call("------- SEARCH\n:start_line:3\n=======\n\n\nz\n\n+++++++ REPLACE\n"),
+      // The diff closed mid-block (on a text line, on its own line), the directive cut off.
+      "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\na\n=======\nb</diff>\n"
+      "</replace_in_file>\n",
+      "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\na\nb\n</diff>\n"
+      "</replace_in_file>\n",
+      "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\na\n=======\nb\nc",
+      "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\na\n=======\nb\n"
+      "<write_to_file>\n<path>b</path>\n<content>\nx\n</content>\n</write_to_file>\n",
+      "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\na\n  </diff>\n"
+      "</replace_in_file>\n",
+  };
+  for (const std::string& text : cases)
+    require_diff_values_final(text);
+  // A marker line inside a text is held back: it is text only when text follows it.
+  std::vector<json> events;
+  const auto [texts, commands] = stream_values(no_divider, every_byte(no_divider), &events);
+  REQUIRE(events.size() == 2);
+  CHECK(events[0].at("text") == "old");
+  CHECK(events[1].at("text") == "\n+++++++ REPLACE\nmore");
+  CHECK(commands[0]["params"]["old_text"] == "old\n+++++++ REPLACE\nmore");
+  // The unclosed REPLACE is still its block's command (the block is invalid: MALFORMED_EDIT).
+  const auto [cut_texts, cut_commands] = stream_values(cases[3], every_byte(cases[3]));
+  REQUIRE(cut_commands.size() == 2);
+  CHECK(cut_commands[0]["params"]["new_text"] == "b");
+  CHECK(cut_texts.at({0, "new_text", 4}) == "b");
+  CHECK(cut_texts.at({1, "old_text", 8}) == "c");
 }
 
 TEST_CASE("stream: a section streams from its first non-empty line, empty lines held back "
