@@ -126,7 +126,7 @@ void mark_failed(BlockSimulation* sim, size_t seq, const std::string& code,
   sim->ok = false;
   sim->failed_seq = seq;
   for (ActionOutcome& o : sim->actions) {
-    o.effects.clear();
+    o.effects = {};
     if (ran.count(o.action->seq)) {
       o.success = true;
       o.data["notRolledBack"] =
@@ -155,7 +155,7 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
   run.sim = simulate_block(input, checked.block, disk, diagnostics, nullptr);
 
   // 1. Every file the check read must be unchanged.
-  for (const auto& [key, sig] : checked.observed)
+  for (const auto& [key, sig] : *checked.observed)
     if (observe(disk, key) != sig)
       run.changed_files.push_back(key.starts_with("tree:") ? key.substr(5) : key);
   if (!run.changed_files.empty()) {
@@ -179,7 +179,7 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
   // 3. Journal, perform, commit (or roll back).
   std::vector<std::string> paths;
   for (const ActionOutcome& o : run.sim.actions)
-    for (const FileEffect& e : o.effects) {
+    for (const FileEffect& e : *o.effects) {
       if (e.kind == FileEffect::Kind::exec) continue;
       paths.push_back(e.path);
       if (!e.new_path.empty()) paths.push_back(e.new_path);
@@ -189,7 +189,7 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
   const bool has_effects = !paths.empty();
   const bool has_exec =
       std::any_of(run.sim.actions.begin(), run.sim.actions.end(), [](const ActionOutcome& o) {
-        return std::any_of(o.effects.begin(), o.effects.end(),
+        return std::any_of(o.effects->begin(), o.effects->end(),
                            [](const FileEffect& e) { return e.kind == FileEffect::Kind::exec; });
       });
   if ((has_effects || has_exec) && !journal.begin(state, run.sim.block_id, paths, &error)) {
@@ -203,7 +203,7 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
   Executor exec(input, journal, state.files());
   std::set<size_t> ran_execs;
   for (ActionOutcome& o : run.sim.actions) {
-    for (const FileEffect& e : o.effects) {
+    for (const FileEffect& e : *o.effects) {
       if (exec.perform(e, &o, &run.touched)) {
         if (e.kind == FileEffect::Kind::exec) ran_execs.insert(o.action->seq);
         continue;

@@ -30,7 +30,7 @@ FileChanges file_changes(const Simulation& simulation) {
     for (const ActionOutcome& o : block.actions) {
       out.results.push_back(result_json(o));
       if (!block.ok) continue;
-      for (const FileEffect& e : o.effects) {
+      for (const FileEffect& e : *o.effects) {
         FileChange c;
         switch (e.kind) {
         case FileEffect::Kind::write:

@@ -87,7 +87,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
   SimulationInput input = plan_input;
   std::optional<FlaggingSource> original;
   if (plan_input.original) input.original = &original.emplace(*plan_input.original, &read_original);
-  RecordingSource recording(before, &sim.observed);
+  RecordingSource recording(before, &sim.observed.edit());
   Overlay files(recording);
   for (const PlannedAction& a : input.plan->actions_of(block)) {
     sim.block_id = a.block_id;
@@ -101,7 +101,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
   }
   if (!sim.ok) {
     for (ActionOutcome& o : sim.actions) {
-      o.effects.clear();
+      o.effects = {};
       if (o.success) {
         o.success = false;
         o.code = "NOT_RUN";
@@ -112,7 +112,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
     }
   } else {
     sim.changes = files.take_entries();
-    if (after) after->merge(sim.changes);
+    if (after) after->merge(*sim.changes);
   }
   sim.diagnostics_end = static_cast<uint32_t>(diagnostics->size());
   sim.reusable = !read_original;

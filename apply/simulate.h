@@ -9,6 +9,7 @@
 #include "apply/file_source.h"
 #include "apply/path_memo.h"
 #include "apply/plan.h"
+#include "apply/shared_value.h"
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -40,7 +41,7 @@ struct ActionOutcome {
   std::string error;   // clada-style message when !success
   std::string code;    // error kind (a workspace code, NOT_RUN, ...) when !success
   nlohmann::json data; // clada's data (null when none)
-  std::vector<FileEffect> effects;
+  SharedValue<std::vector<FileEffect>> effects;
 };
 
 // What a block read at one observation key: the state of a path (its content shared with the
@@ -58,11 +59,11 @@ struct BlockSimulation {
   size_t failed_seq = 0; // the first failing action
   std::vector<ActionOutcome> actions;
   // What the block read of the state before it: key ("path" or "tree:path") -> what it saw.
-  std::map<std::string, Observation> observed;
+  SharedValue<std::map<std::string, Observation>> observed;
 
   // What a later simulation of the edited document needs to reuse this one (simulate_plan
   // with a SimulationBase):
-  FileStates changes; // what the block left in the state (ok blocks)
+  SharedValue<FileStates> changes; // what the block left in the state (ok blocks)
   uint32_t diagnostics_begin = 0, diagnostics_end = 0; // its part of Simulation::diagnostics
   // False when the outcome depends on more than the block's actions and what it observed
   // (an EDIT_OVERLAP report reads the files before the whole plan and the earlier actions).

@@ -49,19 +49,19 @@ std::string block_difference(const BlockSimulation& a, const BlockSimulation& b)
         x.action->line != y.action->line)
       return fmt::format("action {}: planned action", i);
     if (result_json(x) != result_json(y)) return fmt::format("action {}: result", i);
-    if (x.effects.size() != y.effects.size() ||
-        !std::equal(x.effects.begin(), x.effects.end(), y.effects.begin(), same_effect))
+    if (x.effects->size() != y.effects->size() ||
+        !std::equal(x.effects->begin(), x.effects->end(), y.effects->begin(), same_effect))
       return fmt::format("action {}: effects", i);
   }
-  if (a.observed.size() != b.observed.size() ||
-      !std::equal(a.observed.begin(), a.observed.end(), b.observed.begin(),
+  if (a.observed->size() != b.observed->size() ||
+      !std::equal(a.observed->begin(), a.observed->end(), b.observed->begin(),
                   [](const auto& x, const auto& y) {
                     return x.first == y.first && same_state(x.second.state, y.second.state) &&
                            x.second.tree == y.second.tree;
                   }))
     return "observations";
-  if (a.changes.size() != b.changes.size() ||
-      !std::equal(a.changes.begin(), a.changes.end(), b.changes.begin(),
+  if (a.changes->size() != b.changes->size() ||
+      !std::equal(a.changes->begin(), a.changes->end(), b.changes->begin(),
                   [](const auto& x, const auto& y) {
                     return x.first == y.first && same_state(x.second, y.second);
                   }))

@@ -83,7 +83,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) const {
   if (m.lines != 0)
     for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)
       if (old_diagnostics[i].line_dependent) return false;
-  for (const auto& [key, seen] : m.old->observed)
+  for (const auto& [key, seen] : *m.old->observed)
     if (!same_observation(observe(*state, key), seen)) return false;
 
   BlockSimulation now = *m.old;
@@ -96,7 +96,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) const {
     shift_diagnostic(sim->diagnostics.back(), m.bytes, m.lines, block - m.old->block);
   }
   now.diagnostics_end = static_cast<uint32_t>(sim->diagnostics.size());
-  state->merge(now.changes);
+  state->merge(*now.changes);
   sim->blocks.push_back(std::move(now));
   ++sim->reused_blocks;
   return true;

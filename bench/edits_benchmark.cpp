@@ -79,7 +79,7 @@ int main() {
     effects = 0;
     for (const auto& b : w.simulation.blocks)
       for (const auto& a : b.actions)
-        effects += a.effects.size();
+        effects += a.effects->size();
     if (run > 0) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
   }
   fs::remove_all(root);

@@ -416,7 +416,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
       r.actions = std::move(o.actions);
       if (request.dry_run && ok)
         for (const ActionOutcome& a : r.actions)
-          f.diff += effects_diff(config, a.effects);
+          f.diff += effects_diff(config, *a.effects);
       if (!request.dry_run && r.code == "IO_ERROR") apply_io_error = true;
       if (!request.dry_run && ok) {
         touched.insert(touched.end(), o.touched.begin(), o.touched.end());

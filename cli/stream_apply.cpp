@@ -27,7 +27,7 @@ std::string relative(const ApplyConfig& config, const std::string& path) {
 nlohmann::json changed_paths(const ApplyConfig& config, const std::vector<ActionOutcome>& actions) {
   std::vector<std::string> paths;
   for (const ActionOutcome& o : actions)
-    for (const FileEffect& e : o.effects) {
+    for (const FileEffect& e : *o.effects) {
       if (e.kind == FileEffect::Kind::exec) continue;
       for (const std::string* p : {&e.path, &e.new_path})
         if (!p->empty()) {
@@ -106,7 +106,7 @@ nlohmann::json StreamApplier::apply_block(std::string_view text, const CheckedDo
     if (request_.dry_run) {
       std::string diff;
       for (const ActionOutcome& a : o.actions)
-        diff += effects_diff(config_, a.effects);
+        diff += effects_diff(config_, *a.effects);
       event["diff"] = std::move(diff);
     }
     break;

@@ -543,7 +543,7 @@ std::optional<Hover> hover(const FeatureContext& ctx, Position position) {
           continue;
         }
         md << "\n\n";
-        for (const apply::FileEffect& e : o.effects) {
+        for (const apply::FileEffect& e : *o.effects) {
           const std::string path = relative(config, e.path);
           switch (e.kind) {
           case apply::FileEffect::Kind::write:

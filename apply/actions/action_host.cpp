@@ -20,7 +20,7 @@ void ActionHost::run() {
     runner(*this);
   else
     fail("UNSUPPORTED_ACTION", fmt::format("{}: blockls cannot run this action", a_.action));
-  if (!out_->success) out_->effects.clear();
+  if (!out_->success) out_->effects = {};
 }
 
 std::string ActionHost::value(std::string_view param) const {
@@ -202,7 +202,7 @@ void ActionHost::write_file(const std::string& path, const FileState& before, Fi
   if (before.kind == Kind::file) e.before = before.content;
   e.mode = before.kind == Kind::file ? before.mode : 0;
   e.after = after;
-  out_->effects.push_back(std::move(e));
+  out_->effects.edit().push_back(std::move(e));
   create_parents(path);
   files_->set(path, {Kind::file, std::move(after), before.kind == Kind::file ? before.mode : 0});
 }
@@ -214,7 +214,7 @@ void ActionHost::remove_file(const std::string& path, const FileState& before) {
   e.path = path;
   e.before = before.content;
   e.mode = before.mode;
-  out_->effects.push_back(std::move(e));
+  out_->effects.edit().push_back(std::move(e));
   files_->set(path, {});
 }
 

@@ -95,7 +95,7 @@ public:
   void remove_file(const std::string& path, const FileState& before);
   // An effect the runner built itself (move, directories, exec); its state changes are the
   // runner's to make with set_state() and create_parents().
-  void add_effect(FileEffect effect) { out_->effects.push_back(std::move(effect)); }
+  void add_effect(FileEffect effect) { out_->effects.edit().push_back(std::move(effect)); }
   void set_state(const std::string& path, FileState state) { files_->set(path, std::move(state)); }
   // Makes the missing parent directories of `path` exist in the state.
   void create_parents(const std::string& path);

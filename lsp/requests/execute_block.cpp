@@ -75,7 +75,7 @@ bool edit_backend(const ClientCapabilities& client,
   bool needs_create = false, needs_rename = false, needs_delete = false, has_exec = false;
   for (const apply::BlockSimulation* sim : sims)
     for (const apply::ActionOutcome& o : sim->actions)
-      for (const apply::FileEffect& e : o.effects) {
+      for (const apply::FileEffect& e : *o.effects) {
         using K = apply::FileEffect::Kind;
         needs_create |= e.kind == K::write && !e.before;
         needs_rename |= e.kind == K::move;
