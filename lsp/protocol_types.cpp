@@ -52,6 +52,7 @@ void from_json(const json& j, ClientCapabilities& c) {
   c.related_information = capability(j, "textDocument.publishDiagnostics.relatedInformation");
   c.watch_dynamic = capability(j, "workspace.didChangeWatchedFiles.dynamicRegistration");
   c.work_done_progress = capability(j, "window.workDoneProgress");
+  c.code_lens_refresh = capability(j, "workspace.codeLens.refreshSupport");
   c.markdown = true;
   if (const json* formats =
           optional_field(j, "textDocument.hover.contentFormat", json::value_t::array)) {
@@ -78,6 +79,7 @@ void to_json(json& j, const ClientCapabilities& c) {
   put(j, "textDocument.publishDiagnostics.relatedInformation", c.related_information);
   put(j, "workspace.didChangeWatchedFiles.dynamicRegistration", c.watch_dynamic);
   put(j, "window.workDoneProgress", c.work_done_progress);
+  put(j, "workspace.codeLens.refreshSupport", c.code_lens_refresh);
   put(j, "textDocument.hover.contentFormat",
       c.markdown ? json::array({"markdown", "plaintext"}) : json::array({"plaintext"}));
   if (c.defer_fix_all) {

@@ -32,6 +32,7 @@ struct ClientCapabilities {
   bool markdown = true;              // textDocument.hover.contentFormat has markdown (or absent)
   bool defer_fix_all = false;        // codeAction resolveSupport of "edit" and dataSupport
   bool code_action_literals = false; // textDocument.codeAction.codeActionLiteralSupport
+  bool code_lens_refresh = false;    // workspace.codeLens.refreshSupport
   bool operator==(const ClientCapabilities&) const = default;
 };
 void from_json(const json& j, ClientCapabilities& c);

@@ -1,9 +1,13 @@
 // Diagnostics publishing: each analysis the scheduler delivers is published (with an
 // OUT_OF_SYNC diagnostic first while the document is desynchronised), then the requests parked
 // on it run. A superseded analysis is dropped.
+#include "diagnostics/json_text.h"
+#include "lsp/features.h"
 #include "lsp/handlers.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace blockls::lsp {
 namespace {
@@ -16,6 +20,27 @@ LspDiagnostic out_of_sync_diagnostic(const std::string& reason) {
   d.message = "blockls lost track of this document (" + reason +
               "); save or reopen it to resynchronise. Diagnostics below may be stale.";
   return d;
+}
+
+// The titles of a document's code lenses (they say whether each block applies, or why not).
+std::vector<std::string> lens_titles(const FeatureContext& ctx) {
+  std::vector<std::string> titles;
+  for (const CodeLens& lens : code_lenses(ctx))
+    titles.push_back(lens.command.title);
+  return titles;
+}
+
+// A new analysis of the same text (files on disk or settings changed, not the document) can
+// change what the lenses say, and a client asks for lenses again only when the document
+// changes: ask it to refresh them, when it can and when they did change.
+void refresh_lenses_if_changed(Session& s, const std::string& uri, const Analysis& before,
+                               const Analysis& now) {
+  if (!s.client.code_lens_refresh || before.version != now.version || before.text != now.text)
+    return;
+  if (lens_titles(s.features(uri, before)) == lens_titles(s.features(uri, now))) return;
+  s.request("workspace/codeLens/refresh", nullptr, [&s](const json&, const json* error) {
+    if (error) s.log(LogLevel::info, "workspace/codeLens/refresh failed: " + dump_json(*error));
+  });
 }
 
 } // namespace
@@ -35,6 +60,7 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
     publish.diagnostics.insert(publish.diagnostics.begin(),
                                json(out_of_sync_diagnostic(doc->desync_reason)));
   s.notify("textDocument/publishDiagnostics", json(std::move(publish)));
+  if (previous) refresh_lenses_if_changed(s, uri, *previous, *a);
   previous.reset();
   std::vector<Waiter> waiters = std::move(doc->waiters);
   doc->waiters.clear();

@@ -86,7 +86,9 @@ void Session::request(const std::string& method, json params,
       answer(oldest, std::move(fn), nullptr, &error);
     }
   }
-  send({{"id", id}, {"method", method}, {"params", std::move(params)}});
+  json message = {{"id", id}, {"method", method}};
+  if (!params.is_null()) message["params"] = std::move(params); // a request without params
+  send(std::move(message));
 }
 
 void Session::answer(const std::string& out_id, std::function<void(const json&, const json*)> cb,
