@@ -40,14 +40,21 @@ ByteRange differing_span(std::string_view before, std::string_view after) {
   size_t prefix = 0;
   while (prefix < before.size() && prefix < after.size() && before[prefix] == after[prefix])
     ++prefix;
+  // A boundary inside a "\r\n" of `before` is a position no editor can show (it sees one line
+  // break): such a span grows to take the whole break.
+  const auto splits_crlf = [&](size_t at) {
+    return at > 0 && at < before.size() && before[at - 1] == '\r' && before[at] == '\n';
+  };
   while (prefix > 0 && prefix < before.size() && continuation(before[prefix]))
     --prefix;
+  if (splits_crlf(prefix)) --prefix;
   size_t suffix = 0;
   while (suffix < before.size() - prefix && suffix < after.size() - prefix &&
          before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix])
     ++suffix;
   while (suffix > 0 && continuation(before[before.size() - suffix]))
     --suffix;
+  if (suffix > 0 && splits_crlf(before.size() - suffix)) --suffix;
   return {prefix, before.size() - suffix};
 }
 

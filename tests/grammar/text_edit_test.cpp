@@ -37,3 +37,24 @@ TEST_CASE("differing_span finds the smallest span and keeps UTF-8 whole", "[text
   check("aaa", "aaaa");
   check("\xF0\x9F\x98\x80", "\xF0\x9F\x98\x81");
 }
+
+TEST_CASE("differing_span never ends or begins inside a CRLF of the text before", "[text_edit]") {
+  const auto check = [](std::string before, std::string after) {
+    const ByteRange span = differing_span(before, after);
+    const size_t suffix = before.size() - span.end;
+    CHECK(before.substr(0, span.begin) +
+              after.substr(span.begin, after.size() - suffix - span.begin) +
+              before.substr(span.end) ==
+          after);
+    for (const size_t at : {span.begin, span.end})
+      CHECK_FALSE((at > 0 && at < before.size() && before[at - 1] == '\r' && before[at] == '\n'));
+    return span;
+  };
+  CHECK(check("a\r\nb", "a\nb") == ByteRange{1, 3});       // CRLF -> LF: the whole break
+  CHECK(check("x\r\ny", "x\r\r\ny") == ByteRange{1, 1});   // a \r before the break
+  CHECK(check("p\r\nq", "p\r\nXq") == ByteRange{3, 3});    // after the break: untouched
+  CHECK(check("a\r\n\r\nb", "a\r\nb") == ByteRange{3, 5}); // one of two breaks removed
+  check("\r\n", "\n");
+  check("\r\n", "\r");
+  check("a\r\n", "a\r");
+}
