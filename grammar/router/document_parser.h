@@ -27,8 +27,8 @@ public:
   // Parses the last line, closes what is still open and returns the result. The parser is
   // then spent; text() stays valid until it is destroyed.
   ParsedDocument finish();
-  // Everything fed so far (the buffer the result's ranges refer to).
-  const std::string& text() const;
+  // Everything fed so far (the buffer the result's ranges refer to; a later feed may move it).
+  std::string_view text() const;
   // What the parse has found so far, for callers that report blocks as they close (`blockls
   // stream`): the blocks opened (the last may still be open and grow), the syntax diagnostics
   // in the order found, and the resume points, each recorded where no block is open or

@@ -1,0 +1,36 @@
+// The growing text of a streaming parse (DocumentParser): bytes appended chunk after chunk and
+// read as one std::string_view. It grows by realloc, not by std::string's allocate-copy-free:
+// once large, glibc moves a buffer by remapping its pages (mremap), so a transcript fed in
+// small chunks is neither copied again at each doubling nor faulted into fresh pages again.
+// (A std::string grown to 2 MB this way cost `blockls stream` more than parsing the text.)
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace blockls {
+
+class TextBuffer {
+public:
+  TextBuffer() = default;
+  ~TextBuffer();
+  TextBuffer(TextBuffer&& other) noexcept;
+  TextBuffer& operator=(TextBuffer&& other) noexcept;
+  TextBuffer(const TextBuffer&) = delete;
+  TextBuffer& operator=(const TextBuffer&) = delete;
+
+  // Appends `bytes` (which must not point into this buffer). Throws std::bad_alloc as a
+  // std::string would.
+  void append(std::string_view bytes);
+
+  std::string_view view() const { return {data_ ? data_ : "", size_}; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+
+private:
+  char* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+} // namespace blockls
