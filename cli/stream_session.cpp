@@ -77,18 +77,23 @@ void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   }
 }
 
+// A value's chunks differ only in their text, the last key: the event up to it is written
+// once per value (`head`) and each chunk appends its text and the closing brace to a copy.
 void StreamSession::emit_value_chunk(const StreamedValue& v, std::string_view text) {
   if (text.empty()) return;
-  event_.clear();
-  JsonWriter w(&event_);
-  w.begin_object();
-  w.field("command", v.command);
-  w.field("event", "value_chunk");
-  w.field("line", v.line + 1);
-  w.field("param", v.param);
-  w.field("partial", true);
-  w.field("text", text);
-  w.end_object();
+  if (v.head.empty()) {
+    JsonWriter w(&v.head);
+    w.begin_object();
+    w.field("command", v.command);
+    w.field("event", "value_chunk");
+    w.field("line", v.line + 1);
+    w.field("param", v.param);
+    w.field("partial", true);
+    w.key("text");
+  }
+  event_.assign(v.head);
+  append_json_string(&event_, text);
+  event_ += '}';
   emit_({"value_chunk", event_});
 }
 

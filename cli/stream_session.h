@@ -49,13 +49,14 @@ private:
     size_t block = 0; // index of its block
     uint32_t command = 0;
     std::string param;
-    uint32_t line = 0;        // 0-based
-    size_t begin = 0;         // its first line's start (which value it is)
-    size_t end = 0;           // the end of the last line reported
-    bool final_break = false; // see OpenValue
-    bool raw = false;         // see OpenValue
-    char line_marker = 0;     // see OpenValue
-    bool reported = false;    // a chunk up to `end` was emitted
+    uint32_t line = 0;          // 0-based
+    size_t begin = 0;           // its first line's start (which value it is)
+    size_t end = 0;             // the end of the last line reported
+    bool final_break = false;   // see OpenValue
+    bool raw = false;           // see OpenValue
+    char line_marker = 0;       // see OpenValue
+    bool reported = false;      // a chunk up to `end` was emitted
+    mutable std::string head{}; // its value_chunk events up to the text (see emit_value_chunk)
   };
 
   void emit_starts(const std::vector<Block>& blocks);
