@@ -1,8 +1,8 @@
 // The growing text of a streaming parse (DocumentParser): bytes appended chunk after chunk and
-// read as one std::string_view. It grows by realloc, not by std::string's allocate-copy-free:
-// once large, glibc moves a buffer by remapping its pages (mremap), so a transcript fed in
-// small chunks is neither copied again at each doubling nor faulted into fresh pages again.
-// (A std::string grown to 2 MB this way cost `blockls stream` more than parsing the text.)
+// read as one std::string_view. It does not grow by std::string's allocate-copy-free: small, it
+// is reallocated; large (on Linux), it is a mapping of its own grown by mremap, so a transcript
+// fed in small chunks is neither copied again at each doubling nor faulted into fresh pages
+// again. (A std::string grown to 2 MB this way cost `blockls stream` more than parsing.)
 #pragma once
 
 #include <cstddef>
@@ -28,9 +28,13 @@ public:
   size_t capacity() const { return capacity_; }
 
 private:
+  void grow(size_t needed);
+  void release();
+
   char* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;
+  bool mapped_ = false; // data_ is a mapping (else from malloc)
 };
 
 } // namespace blockls
