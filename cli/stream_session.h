@@ -78,7 +78,8 @@ private:
 
   CheckOptions options_;
   Emit emit_;
-  std::string event_; // the text of the event being written (its buffer reused)
+  std::string event_;      // the text of the event being written (its buffer reused)
+  std::string value_text_; // a value's text being reported (its buffer reused)
   BlockEndHook on_block_end_;
   DocumentParser parser_;
   // The line starts of the settled text (up to settled_.offset): lent to each part's check.
@@ -87,6 +88,9 @@ private:
   size_t started_ = 0;         // blocks whose block_start was emitted
   bool utf8_reported_ = false; // the document's one INVALID_UTF8 was emitted
   Summary summary_;            // of everything emitted
+  // check_and_emit's lists (see there), kept for their buffers.
+  std::vector<std::vector<size_t>> errors_of_, loose_before_;
+  std::vector<int32_t> next_block_;
   std::optional<StreamedValue> value_;
   std::vector<StreamedValue> closed_; // closed values waiting for their parameter
 };
