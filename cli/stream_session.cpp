@@ -166,7 +166,7 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
 
 void StreamSession::settle(const ResumePoint& point) {
   const std::string_view text = std::string_view(parser_.text()).substr(0, point.offset);
-  lines_.append(text.substr(settled_.offset), settled_.offset);
+  lines_.append_lines(parser_.lines_so_far(), settled_.line + 1, point.line + 1);
   ParsedDocument part;
   part.lines = std::move(lines_);
   const std::vector<Block>& blocks = parser_.blocks_so_far();

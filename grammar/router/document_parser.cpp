@@ -709,6 +709,10 @@ const std::vector<ResumePoint>& DocumentParser::resume_points_so_far() const {
   return state_->router.doc().resume_points;
 }
 
+const LineIndex& DocumentParser::lines_so_far() const {
+  return state_->lines;
+}
+
 ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
                           const std::vector<Block>& earlier, ParseOptions options,
                           const std::function<bool(const ResumePoint&)>& stop,

@@ -36,6 +36,9 @@ public:
   const std::vector<Block>& blocks_so_far() const;
   const std::vector<Diagnostic>& diagnostics_so_far() const;
   const std::vector<ResumePoint>& resume_points_so_far() const;
+  // The line starts of the text fed so far (up to its last line break; valid until the next
+  // feed): a caller that indexes the text up to a resume point copies them from here.
+  const LineIndex& lines_so_far() const;
   // The value of the open block whose lines are arriving, for the dialects whose grammar
   // knows value lines (NESL heredoc values, heredoc bodies); nullopt otherwise.
   std::optional<OpenValue> open_value() const;
