@@ -1,9 +1,12 @@
 // The stream benchmark: a generated transcript (every dialect) fed to `blockls stream`'s engine
 // (cli::StreamSession) in 64-byte and 4 KiB chunks, beside the one-shot verified check of the
 // same text, and the time from feeding a block's closing line to its block_end event.
-// Prints throughput, the ratio (target >= 0.8x the one-shot check) and the latency p50/p99
-// (target p99 < 1 ms). In-process: the pipe is not in these figures; each event's JSON text is,
-// appended to a buffer as the command writes it. One command: scripts/bench-stream.sh [MB (2)].
+// Prints throughput, two ratios, each with the target >= 0.8x: to the one-shot check, and to the
+// one-shot check plus the JSON text `check --format json` writes from it (the like-for-like
+// reference: the stream writes the same blocks and errors as JSON, and value_chunk events
+// besides), and the latency p50/p99 (target p99 < 1 ms). Every time is the best of 3 runs.
+// In-process: the pipe is not in these figures; each event's JSON text is, appended to a buffer as
+// the command writes it. One command: scripts/bench-stream.sh [MB (2)].
 #include "bench/transcript_generator.h"
 #include "cli/stream_session.h"
 #include "diagnostics/json_report.h"
@@ -162,8 +165,8 @@ int main(int argc, char** argv) {
     const blockls::CheckedDocument c = blockls::check_with_verified_fixes(text);
     one_shot = std::min(one_shot, seconds_since(start));
   }
-  std::printf("one-shot check: %.3f s (%.1f MB/s)\n", one_shot, text.size() / 1e6 / one_shot);
-  // A reference, not the target: the one-shot check plus the JSON text `check --format json`
+  std::printf("one-shot check: %.4f s (%.1f MB/s)\n", one_shot, text.size() / 1e6 / one_shot);
+  // The like-for-like reference: the one-shot check plus the JSON text `check --format json`
   // writes from it (the stream writes the same objects, one event at a time).
   double one_shot_json = 1e9;
   for (int i = 0; i < 3; ++i) {
@@ -174,18 +177,26 @@ int main(int argc, char** argv) {
                             blockls::ActionCatalog::builtin(), std::nullopt);
     one_shot_json = std::min(one_shot_json, seconds_since(start));
   }
-  std::printf("one-shot check + its JSON text (reference): %.3f s (%.1f MB/s)\n", one_shot_json,
+  std::printf("one-shot check + its JSON text: %.4f s (%.1f MB/s)\n", one_shot_json,
               text.size() / 1e6 / one_shot_json);
   for (size_t chunk : {size_t{64}, size_t{4096}}) {
-    const StreamRun run = stream(text, chunk);
-    const double ratio = one_shot / run.seconds;
+    // The best of 3 sessions, as the one-shot figures are the best of 3; the latencies of all.
+    StreamRun run;
+    run.seconds = 1e9;
+    for (int i = 0; i < 3; ++i) {
+      StreamRun r = stream(text, chunk);
+      run.seconds = std::min(run.seconds, r.seconds);
+      run.latencies.insert(run.latencies.end(), r.latencies.begin(), r.latencies.end());
+    }
+    const double ratio = one_shot / run.seconds, json_ratio = one_shot_json / run.seconds;
     const double p50 = percentile(run.latencies, 0.5) * 1e3,
                  p99 = percentile(run.latencies, 0.99) * 1e3;
-    std::printf("stream, %5zu-byte chunks: %.3f s (%.1f MB/s), RATIO %.2fx one-shot (target >= "
+    std::printf("stream, %5zu-byte chunks: %.4f s (%.1f MB/s), RATIO %.2fx one-shot (target >= "
                 "0.80x) %s; block_end latency p50 %.3f ms, p99 %.3f ms (target p99 < 1 ms) %s\n",
                 chunk, run.seconds, text.size() / 1e6 / run.seconds, ratio,
                 ratio >= 0.8 ? "MET" : "NOT MET", p50, p99, p99 < 1.0 ? "MET" : "NOT MET");
-    std::printf("  (%.2fx the one-shot check + its JSON text)\n", one_shot_json / run.seconds);
+    std::printf("  RATIO %.2fx the one-shot check + its JSON text (target >= 0.80x) %s\n",
+                json_ratio, json_ratio >= 0.8 ? "MET" : "NOT MET");
   }
   if (!binary.empty()) {
     const std::vector<double> latencies = pipe_latencies(binary, text);

@@ -6,7 +6,6 @@
 
 #include "cli/feedback_report.h"
 #include "fixits/verify_fixes.h"
-#include "grammar/line_breaks.h"
 
 #include <utility>
 
@@ -14,26 +13,29 @@ namespace blockls::cli {
 
 namespace {
 
-// What a value's source lines hold of it: "\r\n" read as "\n" (unless raw), and each line's
-// leading marker (an Add File's '+'), when it has one, dropped. `lines` may begin with the line
-// break that ended the previous chunk's last line: the empty "line" before it has no marker.
-std::string value_text(std::string_view lines, bool raw, char marker) {
-  if (!marker) return raw ? std::string(lines) : crlf_to_lf(lines);
-  std::string out;
-  out.reserve(lines.size());
+// Appends to `*out` what a value's source lines hold of it: "\r\n" read as "\n" (unless raw),
+// and each line's leading marker (an Add File's '+'), when it has one, dropped. `lines` may
+// begin with the line break that ended the previous chunk's last line: the empty "line" before
+// it has no marker. (Into a buffer the session reuses: a value_chunk allocates nothing.)
+void value_text(std::string* out, std::string_view lines, bool raw, char marker) {
+  if (!marker && raw) {
+    out->append(lines);
+    return;
+  }
   for (size_t pos = 0;;) {
-    const size_t nl = lines.find('\n', pos);
+    // Without a marker only "\r\n" matters: the runs between them are copied whole.
+    const size_t nl = marker ? lines.find('\n', pos) : lines.find("\r\n", pos);
     std::string_view line =
         lines.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    if (!line.empty() && line.front() == marker) line.remove_prefix(1);
+    if (marker && !line.empty() && line.front() == marker) line.remove_prefix(1);
     if (nl == std::string_view::npos) {
-      out.append(line);
-      return out;
+      out->append(line);
+      return;
     }
-    if (!raw && line.ends_with('\r')) line.remove_suffix(1);
-    out.append(line);
-    out += '\n';
-    pos = nl + 1;
+    if (marker && !raw && line.ends_with('\r')) line.remove_suffix(1);
+    out->append(line);
+    *out += '\n';
+    pos = nl + (marker ? 1 : 2);
   }
 }
 
@@ -77,18 +79,23 @@ void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   }
 }
 
+// A value's chunks differ only in their text, the last key: the event up to it is written
+// once per value (`head`) and each chunk appends its text and the closing brace to a copy.
 void StreamSession::emit_value_chunk(const StreamedValue& v, std::string_view text) {
   if (text.empty()) return;
-  event_.clear();
-  JsonWriter w(&event_);
-  w.begin_object();
-  w.field("command", v.command);
-  w.field("event", "value_chunk");
-  w.field("line", v.line + 1);
-  w.field("param", v.param);
-  w.field("partial", true);
-  w.field("text", text);
-  w.end_object();
+  if (v.head.empty()) {
+    JsonWriter w(&v.head);
+    w.begin_object();
+    w.field("command", v.command);
+    w.field("event", "value_chunk");
+    w.field("line", v.line + 1);
+    w.field("param", v.param);
+    w.field("partial", true);
+    w.key("text");
+  }
+  event_.assign(v.head);
+  append_json_string(&event_, text);
+  event_ += '}';
   emit_({"value_chunk", event_});
 }
 
@@ -116,7 +123,9 @@ bool StreamSession::finish_value(const StreamedValue& v, const std::vector<Block
       // (By where its value begins: a key given twice keeps its first line.)
       if (p.name != v.param || p.value_range.begin != v.begin) continue;
       const std::string_view lines = text.substr(v.begin, v.end - v.begin);
-      std::string reported = value_text(lines, v.raw, v.line_marker);
+      std::string& reported = value_text_;
+      reported.clear();
+      value_text(&reported, lines, v.raw, v.line_marker);
       if (v.final_break) reported += '\n';
       const std::string_view final_value = p.value(text);
       if (final_value.starts_with(reported))
@@ -143,7 +152,9 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
   // what the new lines add starts after the line break that ended the last line reported.
   const size_t from = value_->reported ? value_->end : value_->begin;
   const std::string_view lines = text.substr(from, open->lines.end - from);
-  std::string added = value_text(lines, value_->raw, value_->line_marker);
+  std::string& added = value_text_;
+  added.clear();
+  value_text(&added, lines, value_->raw, value_->line_marker);
   if (value_->final_break) {
     if (value_->reported) added.erase(0, 1); // the break reported as the final one
     added += '\n';
@@ -155,7 +166,7 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
 
 void StreamSession::settle(const ResumePoint& point) {
   const std::string_view text = std::string_view(parser_.text()).substr(0, point.offset);
-  lines_.append(text.substr(settled_.offset), settled_.offset);
+  lines_.append_lines(parser_.lines_so_far(), settled_.line + 1, point.line + 1);
   ParsedDocument part;
   part.lines = std::move(lines_);
   const std::vector<Block>& blocks = parser_.blocks_so_far();
@@ -181,11 +192,21 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
   // errors check lists around it — before the first of them that starts after its line — or,
   // when check lists it among one block's errors (invalid UTF-8 inside the block), with them.
   // So the errors of all events, in order, are check's.
+  // (The lists are members whose buffers are reused: at small chunks a part is one block, and
+  // allocating them per part cost more than filling them. Entries past `count` are stale.)
   const size_t count = blocks.size();
-  std::vector<std::vector<size_t>> errors_of(count);        // diagnostics, per block_end
-  std::vector<std::vector<size_t>> loose_before(count + 1); // error events, per block_end
+  const auto reset = [](std::vector<std::vector<size_t>>& lists, size_t n) {
+    if (lists.size() < n) lists.resize(n);
+    for (size_t i = 0; i < n; ++i)
+      lists[i].clear();
+  };
+  std::vector<std::vector<size_t>>& errors_of = errors_of_;       // diagnostics, per block_end
+  std::vector<std::vector<size_t>>& loose_before = loose_before_; // error events, per block_end
+  reset(errors_of, count);
+  reset(loose_before, count + 1);
   // The block of the next diagnostic that has one, from each index on (-1: none).
-  std::vector<int32_t> next_block(diagnostics.size() + 1, -1);
+  std::vector<int32_t>& next_block = next_block_;
+  next_block.assign(diagnostics.size() + 1, -1);
   for (size_t i = diagnostics.size(); i-- > 0;)
     next_block[i] = diagnostics[i].block >= 0 ? diagnostics[i].block : next_block[i + 1];
   int32_t previous = -1; // the block of the last diagnostic that had one

@@ -49,13 +49,14 @@ private:
     size_t block = 0; // index of its block
     uint32_t command = 0;
     std::string param;
-    uint32_t line = 0;        // 0-based
-    size_t begin = 0;         // its first line's start (which value it is)
-    size_t end = 0;           // the end of the last line reported
-    bool final_break = false; // see OpenValue
-    bool raw = false;         // see OpenValue
-    char line_marker = 0;     // see OpenValue
-    bool reported = false;    // a chunk up to `end` was emitted
+    uint32_t line = 0;          // 0-based
+    size_t begin = 0;           // its first line's start (which value it is)
+    size_t end = 0;             // the end of the last line reported
+    bool final_break = false;   // see OpenValue
+    bool raw = false;           // see OpenValue
+    char line_marker = 0;       // see OpenValue
+    bool reported = false;      // a chunk up to `end` was emitted
+    mutable std::string head{}; // its value_chunk events up to the text (see emit_value_chunk)
   };
 
   void emit_starts(const std::vector<Block>& blocks);
@@ -77,7 +78,8 @@ private:
 
   CheckOptions options_;
   Emit emit_;
-  std::string event_; // the text of the event being written (its buffer reused)
+  std::string event_;      // the text of the event being written (its buffer reused)
+  std::string value_text_; // a value's text being reported (its buffer reused)
   BlockEndHook on_block_end_;
   DocumentParser parser_;
   // The line starts of the settled text (up to settled_.offset): lent to each part's check.
@@ -86,6 +88,9 @@ private:
   size_t started_ = 0;         // blocks whose block_start was emitted
   bool utf8_reported_ = false; // the document's one INVALID_UTF8 was emitted
   Summary summary_;            // of everything emitted
+  // check_and_emit's lists (see there), kept for their buffers.
+  std::vector<std::vector<size_t>> errors_of_, loose_before_;
+  std::vector<int32_t> next_block_;
   std::optional<StreamedValue> value_;
   std::vector<StreamedValue> closed_; // closed values waiting for their parameter
 };

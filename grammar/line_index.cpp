@@ -84,6 +84,18 @@ void LineIndex::append(std::string_view chunk, size_t base, size_t* first_non_as
     *first_non_ascii = std::min(*first_non_ascii, base + high);
 }
 
+void LineIndex::append_lines(const LineIndex& other, uint32_t first, uint32_t end) {
+  if (first >= end) return;
+  if (!wide() && other.line_start(end - 1) > UINT32_MAX) widen();
+  const auto copy = [&](auto& starts, const auto* from) {
+    starts.insert(starts.end(), from + first, from + end);
+  };
+  if (!wide())
+    other.wide() ? copy(starts_, other.wide_starts()) : copy(starts_, other.narrow_starts());
+  else
+    other.wide() ? copy(wide_, other.wide_starts()) : copy(wide_, other.narrow_starts());
+}
+
 void LineIndex::widen() {
   if (wide()) return;
   wide_.assign(starts_.begin(), starts_.end());

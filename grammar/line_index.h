@@ -22,6 +22,10 @@ public:
   // `first_non_ascii` is not null, lowers it to the offset of the chunk's first byte >= 0x80
   // (if any): the document parsers learn it on the way (see ascii_prefix()).
   void append(std::string_view chunk, size_t base, size_t* first_non_ascii = nullptr);
+  // Extends the index with the starts of lines [first, end) of `other`, an index of a text
+  // equal to this one's up to the start of line `first` (this index then ends with line
+  // first - 1): the same as appending the bytes between, without reading them again.
+  void append_lines(const LineIndex& other, uint32_t first, uint32_t end);
   // Room for `lines` line starts in all.
   void reserve(size_t lines) {
     if (wide())

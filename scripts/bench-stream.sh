@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # One command for the stream benchmark: installs what is missing, builds blockls_bench_stream
 # (Release, build-bench) and prints stream throughput at 64-byte and 4 KiB chunks beside the
-# one-shot check (target >= 0.8x) and the block_end latency (target p99 < 1 ms), in-process and
-# through a pipe to the real `blockls stream` (each block written up to its closing line, the
-# clock stopped when its block_end line is read back).
+# one-shot check and beside the one-shot check + its JSON text (target >= 0.8x each), and the
+# block_end latency (target p99 < 1 ms), in-process and through a pipe to the real
+# `blockls stream` (each block written up to its closing line, the clock stopped when its
+# block_end line is read back).
 # Usage: scripts/bench-stream.sh [MB (2)]
 set -euo pipefail
 

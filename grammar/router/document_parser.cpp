@@ -9,6 +9,7 @@
 #include "grammar/dialects.h"
 #include "grammar/markdown_fence.h"
 #include "grammar/shell_heredoc.h"
+#include "grammar/text_buffer.h"
 
 #include <algorithm>
 #include <array>
@@ -650,7 +651,7 @@ void route_last_line(std::string_view text, size_t from, uint32_t line_number, L
 
 struct DocumentParser::State {
   explicit State(ParseOptions options) : router(options) {}
-  std::string text;
+  TextBuffer text;
   LineRouter router;
   LineIndex lines;
   size_t consumed = 0;
@@ -672,23 +673,23 @@ void DocumentParser::feed(std::string_view chunk) {
   if (s.finished || chunk.empty()) return;
   const size_t indexed = s.text.size(); // the incomplete last line is indexed already
   s.text.append(chunk);
-  s.consumed = route_complete_lines(s.text, s.consumed, indexed, &s.line_number, s.router, s.lines,
-                                    &s.non_ascii);
+  s.consumed = route_complete_lines(s.text.view(), s.consumed, indexed, &s.line_number, s.router,
+                                    s.lines, &s.non_ascii);
 }
 
 ParsedDocument DocumentParser::finish() {
   State& s = *state_;
   if (s.finished) return {};
   s.finished = true;
-  route_last_line(s.text, s.consumed, s.line_number, s.router);
-  ParsedDocument doc = s.router.finish(s.text, s.lines.line_count());
+  route_last_line(s.text.view(), s.consumed, s.line_number, s.router);
+  ParsedDocument doc = s.router.finish(s.text.view(), s.lines.line_count());
   s.lines.set_ascii_prefix(std::min(s.non_ascii, s.text.size()));
   doc.lines = std::move(s.lines);
   return doc;
 }
 
-const std::string& DocumentParser::text() const {
-  return state_->text;
+std::string_view DocumentParser::text() const {
+  return state_->text.view();
 }
 
 const std::vector<Block>& DocumentParser::blocks_so_far() const {
@@ -706,6 +707,10 @@ std::optional<OpenValue> DocumentParser::open_value() const {
 
 const std::vector<ResumePoint>& DocumentParser::resume_points_so_far() const {
   return state_->router.doc().resume_points;
+}
+
+const LineIndex& DocumentParser::lines_so_far() const {
+  return state_->lines;
 }
 
 ParsedDocument parse_from(std::string_view text, const ResumePoint& from,

@@ -27,8 +27,8 @@ public:
   // Parses the last line, closes what is still open and returns the result. The parser is
   // then spent; text() stays valid until it is destroyed.
   ParsedDocument finish();
-  // Everything fed so far (the buffer the result's ranges refer to).
-  const std::string& text() const;
+  // Everything fed so far (the buffer the result's ranges refer to; a later feed may move it).
+  std::string_view text() const;
   // What the parse has found so far, for callers that report blocks as they close (`blockls
   // stream`): the blocks opened (the last may still be open and grow), the syntax diagnostics
   // in the order found, and the resume points, each recorded where no block is open or
@@ -36,6 +36,9 @@ public:
   const std::vector<Block>& blocks_so_far() const;
   const std::vector<Diagnostic>& diagnostics_so_far() const;
   const std::vector<ResumePoint>& resume_points_so_far() const;
+  // The line starts of the text fed so far (up to its last line break; valid until the next
+  // feed): a caller that indexes the text up to a resume point copies them from here.
+  const LineIndex& lines_so_far() const;
   // The value of the open block whose lines are arriving, for the dialects whose grammar
   // knows value lines (NESL heredoc values, heredoc bodies); nullopt otherwise.
   std::optional<OpenValue> open_value() const;

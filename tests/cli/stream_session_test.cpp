@@ -5,6 +5,7 @@
 #include "bench/rng.h"
 #include "cli/stream_session.h"
 #include "diagnostics/json_report.h"
+#include "diagnostics/json_text.h"
 #include "fixits/verify_fixes.h"
 #include "grammar/dialect_set.h"
 #include "grammar/dialects.h"
@@ -21,11 +22,14 @@ using namespace blockls;
 using blockls::bench::Rng;
 using nlohmann::json;
 
-// An event read back, checked to be one line of JSON whose "event" is its type.
+// An event read back, checked to be one line of JSON whose "event" is its type, written byte
+// for byte as dump_json writes it (keys sorted, no spaces): the events are written as text by
+// hand, value_chunk's from a head written once per value.
 static json parsed(const cli::StreamEvent& event) {
   REQUIRE(event.json.find('\n') == std::string_view::npos);
   json e = json::parse(event.json);
   REQUIRE(e.at("event") == std::string(event.type));
+  REQUIRE(dump_json(e) == event.json);
   return e;
 }
 

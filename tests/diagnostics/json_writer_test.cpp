@@ -153,3 +153,34 @@ TEST_CASE("fields written by hand are laid out like a dumped object", "[json_wri
 
 } // namespace
 } // namespace blockls
+
+namespace blockls {
+namespace {
+
+// Nested `depth` levels: objects and arrays alternating, each level with a value before and
+// after the next one, and an empty container at the bottom.
+nlohmann::json nested(size_t depth) {
+  nlohmann::json v = depth % 2 ? nlohmann::json::array() : nlohmann::json::object();
+  for (size_t level = depth; level-- > 0;) {
+    if (level % 2)
+      v = nlohmann::json::array({1, std::move(v), "after"});
+    else
+      v = nlohmann::json{{"a", 1}, {"b", std::move(v)}, {"c", "after"}};
+  }
+  return v;
+}
+
+} // namespace
+
+// The writer keeps the first 64 open containers in one word and deeper ones in a vector: both,
+// and the way between them, lay out as dump_json does.
+TEST_CASE("the JSON writer nests past 64 levels as dump_json does", "[json_writer]") {
+  for (size_t depth :
+       {size_t{1}, size_t{62}, size_t{63}, size_t{64}, size_t{65}, size_t{66}, size_t{130}}) {
+    const nlohmann::json v = nested(depth);
+    for (int indent : {-1, 2})
+      REQUIRE(written(v, indent) == dump_json(v, indent));
+  }
+}
+
+} // namespace blockls

@@ -194,3 +194,27 @@ TEST_CASE("line starts past 4 GiB switch the index to 64-bit starts", "[line_ind
   CHECK(moved.line_start(1) == 5);
   CHECK(moved.line_start(2) == k4G + 1);
 }
+
+// `blockls stream` indexes each settled part by copying the streaming parser's line starts
+// (append_lines) instead of reading the part's bytes again: in any pieces and with either width
+// on either side, that builds the index a pass over the bytes builds.
+TEST_CASE("appending another index's lines builds the same index as one pass", "[line_index]") {
+  const std::string text = "a\n\nbb\r\nccc\n\nd\ne\n\n\nf";
+  const LineIndex whole(text);
+  const uint32_t count = whole.line_count();
+  for (const bool wide_source : {false, true})
+    for (const bool wide_target : {false, true})
+      for (uint32_t step = 1; step < count; ++step) {
+        LineIndex source(text);
+        if (wide_source) source.widen();
+        LineIndex built;
+        if (wide_target) built.widen();
+        for (uint32_t first = 1; first < count; first += step)
+          built.append_lines(source, first, std::min(count, first + step));
+        built.append_lines(source, count, count); // nothing
+        REQUIRE(built.line_count() == count);
+        for (uint32_t line = 0; line < count; ++line)
+          REQUIRE(built.line_start(line) == whole.line_start(line));
+        CHECK(built.wide() == wide_target);
+      }
+}

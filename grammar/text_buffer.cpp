@@ -1,0 +1,92 @@
+// See text_buffer.h.
+#include "grammar/text_buffer.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <utility>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace blockls {
+
+namespace {
+
+// From this capacity on (Linux) the buffer is a mapping of its own, grown by mremap: whatever
+// the allocator has done before (glibc serves even large requests from its heap once large
+// blocks have been freed, and a heap block that cannot grow in place is copied), growing moves
+// no byte and touches no page again.
+constexpr size_t kMapFrom = size_t{256} << 10;
+
+} // namespace
+
+TextBuffer::~TextBuffer() {
+  release();
+}
+
+TextBuffer::TextBuffer(TextBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)), mapped_(std::exchange(other.mapped_, false)) {}
+
+TextBuffer& TextBuffer::operator=(TextBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    mapped_ = std::exchange(other.mapped_, false);
+  }
+  return *this;
+}
+
+void TextBuffer::release() {
+#if defined(__linux__)
+  if (mapped_) {
+    ::munmap(data_, capacity_);
+    return;
+  }
+#endif
+  std::free(data_);
+}
+
+void TextBuffer::append(std::string_view bytes) {
+  if (bytes.empty()) return;
+  if (bytes.size() > capacity_ - size_) grow(size_ + bytes.size());
+  std::memcpy(data_ + size_, bytes.data(), bytes.size());
+  size_ += bytes.size();
+}
+
+// Doubling keeps appends amortised O(1) while the buffer is small enough to be copied.
+void TextBuffer::grow(size_t needed) {
+  size_t capacity = std::max({needed, capacity_ * 2, size_t{4096}});
+#if defined(__linux__)
+  if (capacity >= kMapFrom) {
+    constexpr size_t kPage = 4096;
+    capacity = (capacity + kPage - 1) / kPage * kPage;
+    void* grown;
+    if (mapped_) {
+      grown = ::mremap(data_, capacity_, capacity, MREMAP_MAYMOVE);
+    } else {
+      grown = ::mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (grown != MAP_FAILED) {
+        if (size_ > 0) std::memcpy(grown, data_, size_);
+        std::free(data_);
+      }
+    }
+    if (grown == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<char*>(grown);
+    capacity_ = capacity;
+    mapped_ = true;
+    return;
+  }
+#endif
+  void* grown = std::realloc(data_, capacity);
+  if (!grown) throw std::bad_alloc();
+  data_ = static_cast<char*>(grown);
+  capacity_ = capacity;
+}
+
+} // namespace blockls

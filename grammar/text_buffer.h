@@ -1,0 +1,40 @@
+// The growing text of a streaming parse (DocumentParser): bytes appended chunk after chunk and
+// read as one std::string_view. It does not grow by std::string's allocate-copy-free: small, it
+// is reallocated; large (on Linux), it is a mapping of its own grown by mremap, so a transcript
+// fed in small chunks is neither copied again at each doubling nor faulted into fresh pages
+// again. (A std::string grown to 2 MB this way cost `blockls stream` more than parsing.)
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace blockls {
+
+class TextBuffer {
+public:
+  TextBuffer() = default;
+  ~TextBuffer();
+  TextBuffer(TextBuffer&& other) noexcept;
+  TextBuffer& operator=(TextBuffer&& other) noexcept;
+  TextBuffer(const TextBuffer&) = delete;
+  TextBuffer& operator=(const TextBuffer&) = delete;
+
+  // Appends `bytes` (which must not point into this buffer). Throws std::bad_alloc as a
+  // std::string would.
+  void append(std::string_view bytes);
+
+  std::string_view view() const { return {data_ ? data_ : "", size_}; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+
+private:
+  void grow(size_t needed);
+  void release();
+
+  char* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+  bool mapped_ = false; // data_ is a mapping (else from malloc)
+};
+
+} // namespace blockls
