@@ -9,6 +9,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace blockls {
@@ -64,7 +65,8 @@ void TextBuffer::grow(size_t needed) {
   size_t capacity = std::max({needed, capacity_ * 2, size_t{4096}});
 #if defined(__linux__)
   if (capacity >= kMapFrom) {
-    constexpr size_t kPage = 4096;
+    static const size_t kPage =
+        static_cast<size_t>(::sysconf(_SC_PAGESIZE)); // 4 KiB, 16 KiB, 64 KiB
     capacity = (capacity + kPage - 1) / kPage * kPage;
     void* grown;
     if (mapped_) {
