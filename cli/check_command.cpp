@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <memory>
 #include <ostream>
 #include <thread>
 #include <unistd.h>
@@ -77,11 +78,11 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
              "it\n";
   }
   // Reading and checking each file is independent: the files are checked on `jobs` threads,
-  // a window of them at a time, then taken in the order of the arguments (the workspace
-  // simulation and the output need it). Text and JSON are written file by file as they are
-  // taken, and a file's model is let go once written: memory follows the window, not the
-  // whole run. SARIF (one log) and feedback (whose headers depend on how many files were
-  // checked) keep every file until the end.
+  // at most a window of them ahead of the writer, and taken in the order of the arguments (the
+  // workspace simulation and the output need it) as soon as each is ready. Text and JSON are
+  // written file by file as they are taken, and a file's model is let go once written: memory
+  // follows the window, not the whole run. SARIF (one log) and feedback (whose headers depend on
+  // how many files were checked) keep every file until the end.
   const bool streamed = request.format == "text" || request.format == "json";
   const unsigned threads =
       request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -108,49 +109,52 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   };
   const apply::DiskSource disk;
   apply::Overlay files(disk); // later transcripts see what earlier ones would do
-  for (size_t from = 0; from < request.files.size(); from += window) {
-    const size_t count = std::min(window, request.files.size() - from);
-    if (streamed) kept.clear(); // the previous window's: written, no longer needed
-    std::vector<Read> reads(count);
-    for_each_parallel(count, request.jobs, [&](size_t k) {
-      Read& r = reads[k];
-      const std::string& path = request.files[from + k];
-      r.file = read_input(path, request.limits, &r.error);
-      if (!r.file) return;
-      r.result = check_with_verified_fixes(r.file->text, options);
-      if (const std::optional<std::string> why = r.file->changed_since_read()) {
-        r.error = display_path(path) + ": " + *why + "; not checked (run again)";
-        r.result = {};
-        r.file.reset();
+  // Each file is read and checked on a worker (into its own slot); the calling thread takes
+  // them in order as they are ready, runs the workspace simulation and writes the report.
+  std::vector<std::unique_ptr<Read>> reads(request.files.size());
+  const auto check_file = [&](size_t k) {
+    auto r = std::make_unique<Read>();
+    const std::string& path = request.files[k];
+    r->file = read_input(path, request.limits, &r->error);
+    if (r->file) {
+      r->result = check_with_verified_fixes(r->file->text, options);
+      if (const std::optional<std::string> why = r->file->changed_since_read()) {
+        r->error = display_path(path) + ": " + *why + "; not checked (run again)";
+        r->result = {};
+        r->file.reset();
       }
-    });
-    for (size_t k = 0; k < count; ++k) {
-      const std::string& path = request.files[from + k];
-      std::optional<InputFile>& file = reads[k].file;
-      if (!file) {
-        err << "blockls: " << reads[k].error << '\n';
-        failed.emplace_back(display_path(path), reads[k].error);
-        continue;
-      }
-      CheckedDocument result = std::move(reads[k].result);
-      if (!request.root.empty()) {
-        const apply::Plan plan = apply::build_plan(file->text, result, catalog);
-        const apply::SimulationInput in{file->text, &result, &plan, &workspace};
-        std::vector<Diagnostic> found;
-        for (int b : plan.planned_blocks)
-          apply::simulate_block(in, b, files, &found, &files);
-        apply::merge_diagnostics(&result, std::move(found));
-      }
-      total += summarize(result);
-      ++checked;
-      const std::string shown = display_path(file->path);
-      if (request.format == "json")
-        write_document(w, file->text, result, catalog, shown);
-      else if (request.format == "text")
-        print_text_diagnostics(out, shown, file->text, result, style);
-      kept.push_back({std::move(*file), std::move(result)});
     }
-  }
+    reads[k] = std::move(r);
+  };
+  const auto take_file = [&](size_t k) {
+    const std::unique_ptr<Read> read = std::move(reads[k]);
+    const std::string& path = request.files[k];
+    std::optional<InputFile>& file = read->file;
+    if (!file) {
+      err << "blockls: " << read->error << '\n';
+      failed.emplace_back(display_path(path), read->error);
+      return;
+    }
+    CheckedDocument result = std::move(read->result);
+    if (!request.root.empty()) {
+      const apply::Plan plan = apply::build_plan(file->text, result, catalog);
+      const apply::SimulationInput in{file->text, &result, &plan, &workspace};
+      std::vector<Diagnostic> found;
+      for (int b : plan.planned_blocks)
+        apply::simulate_block(in, b, files, &found, &files);
+      apply::merge_diagnostics(&result, std::move(found));
+    }
+    total += summarize(result);
+    ++checked;
+    const std::string shown = display_path(file->path);
+    if (request.format == "json")
+      write_document(w, file->text, result, catalog, shown);
+    else if (request.format == "text")
+      print_text_diagnostics(out, shown, file->text, result, style);
+    if (streamed && kept.size() >= window) kept.clear(); // written: let a window's models go
+    kept.push_back({std::move(*file), std::move(result)});
+  };
+  for_each_ordered(request.files.size(), request.jobs, window, check_file, take_file);
 
   if (request.format == "json") {
     for (const auto& [path, message] : failed) {
