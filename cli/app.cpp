@@ -177,6 +177,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   fix_cmd->add_option("--schema", fix_schema, "Action schema (see check --schema)");
   fix_cmd->add_option("--dialects", fix_dialects, "Comma-separated dialects to parse")
       ->capture_default_str();
+  fix_cmd
+      ->add_option("-j,--jobs", fix.jobs,
+                   "Files fixed at once (default: one per core; the output and the files written "
+                   "do not depend on it)")
+      ->check(whole_number(1, 1024));
   fix_cmd->add_option("--max-size", fix_max_size, "Largest input accepted, in bytes")
       ->check(whole_number(1, kMaxCount))
       ->capture_default_str();
@@ -206,6 +211,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   apply_cmd->add_option("--schema", apply_schema, "Action schema (see check --schema)");
   apply_cmd->add_option("--dialects", apply_dialects, "Comma-separated dialects to parse")
       ->capture_default_str();
+  apply_cmd
+      ->add_option("-j,--jobs", apply_req.jobs,
+                   "Transcripts checked at once (default: one per core); blocks are still applied "
+                   "one at a time, in order")
+      ->check(whole_number(1, 1024));
   apply_cmd->add_option("--max-size", apply_max_size, "Largest input accepted, in bytes")
       ->check(whole_number(1, kMaxCount))
       ->capture_default_str();

@@ -10,6 +10,7 @@
 #include "apply/run.h"
 #include "apply/workspace_check.h"
 #include "cli/app.h"
+#include "cli/parallel.h"
 #include "cli/text_report.h"
 #include "diagnostics/json_report.h"
 #include "diagnostics/json_text.h"
@@ -363,11 +364,16 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
   std::vector<std::string> commit_lines;
   bool any_failed = false, apply_io_error = false;
   size_t n_applied = 0, n_failed = 0, n_skipped = 0, n_actions = 0, n_not_run = 0;
-  for (InputFile& input : inputs) {
-    FileReport f;
-    f.file = std::move(input);
+  // Checking and planning each transcript is independent: done on `jobs` threads. Simulating
+  // and applying are not (each file sees what the earlier ones did): in argument order below.
+  std::vector<FileReport> prepared(inputs.size());
+  for_each_parallel(inputs.size(), request.jobs, [&](size_t i) {
+    FileReport& f = prepared[i];
+    f.file = std::move(inputs[i]);
     f.checked = check_document(f.file.text, check_options(request));
     f.plan = build_plan(f.file.text, f.checked, catalog);
+  });
+  for (FileReport& f : prepared) {
     const SimulationInput in{f.file.text, &f.checked, &f.plan, &config};
     const FileSource& base = request.dry_run ? static_cast<const FileSource&>(dry_state) : disk;
     Overlay simulated(base);

@@ -22,6 +22,7 @@ namespace blockls::cli {
 
 struct ApplyRequest {
   std::vector<std::string> files;
+  unsigned jobs = 0; // transcripts checked at once (0: one per core); applying stays in order
   std::string root;
   std::string format = "text"; // text | json
   bool dry_run = false;

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -208,44 +209,70 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
   const CheckOptions options = options_for(request.dialects, request.catalog);
   bool io_failed = false;
   bool errors_remain = false;
-  for (const std::string& path : request.files) {
+  // Each file is read, checked, fixed and checked again on a worker; the calling thread takes
+  // the files in argument order as they are ready and prints (or writes) them, so the output
+  // and the files written do not depend on -j.
+  struct Fixed {
+    std::optional<InputFile> file;
+    std::string error; // the message when the file could not be fixed
+    std::string fixed, diff;
+    size_t applied = 0, errors_left = 0;
+  };
+  std::vector<std::unique_ptr<Fixed>> slots(request.files.size());
+  const auto fix_file = [&](size_t k) {
+    auto r = std::make_unique<Fixed>();
+    const std::string& path = request.files[k];
     if (request.in_place && path == "-") {
-      err << "blockls fix: --in-place cannot rewrite standard input\n";
-      io_failed = true;
-      continue;
+      r->error = "blockls fix: --in-place cannot rewrite standard input";
+    } else if (std::string error; !(r->file = read_input(path, request.limits, &error))) {
+      r->error = "blockls: " + error;
+    } else {
+      const CheckedDocument before = check_with_verified_fixes(r->file->text, options);
+      r->applied = apply_preferred_fixes(r->file->text, before.diagnostics, &r->fixed);
+      if (const std::optional<std::string> why = r->file->changed_since_read()) {
+        r->error = "blockls: " + display_path(path) + ": " + *why + "; not fixed (run again)";
+        r->file.reset();
+      } else {
+        r->errors_left = check_document(r->fixed, options).error_count();
+        if (request.diff)
+          r->diff = unified_diff(r->file->text, r->fixed, "a/" + display_path(path),
+                                 "b/" + display_path(path));
+      }
     }
-    std::string error;
-    std::optional<InputFile> file = read_input(path, request.limits, &error);
-    if (!file) {
-      err << "blockls: " << error << '\n';
+    slots[k] = std::move(r);
+  };
+  const auto take_file = [&](size_t k) {
+    const std::unique_ptr<Fixed> r = std::move(slots[k]);
+    const std::string& path = request.files[k];
+    if (!r->file) {
+      err << r->error << '\n';
       io_failed = true;
-      continue;
+      return;
     }
-    const CheckedDocument before = check_with_verified_fixes(file->text, options);
-    std::string fixed;
-    const size_t applied = apply_preferred_fixes(file->text, before.diagnostics, &fixed);
-    if (const std::optional<std::string> why = file->changed_since_read()) {
-      err << "blockls: " << display_path(path) << ": " << *why << "; not fixed (run again)\n";
-      io_failed = true;
-      continue;
-    }
-    const CheckedDocument after = check_document(fixed, options);
-    errors_remain = errors_remain || after.error_count() > 0;
+    errors_remain = errors_remain || r->errors_left > 0;
     if (request.diff) {
-      out << unified_diff(file->text, fixed, "a/" + display_path(path), "b/" + display_path(path));
+      out << r->diff;
     } else if (request.in_place) {
-      if (applied > 0 && !write_file_atomically(path, fixed, &error)) {
+      std::string error;
+      if (r->applied > 0 && !write_file_atomically(path, r->fixed, &error)) {
         err << "blockls: " << error << '\n';
         io_failed = true;
-        continue;
+        return;
       }
-      err << fmt::format("{}: {} fix{} applied, {} error{} left\n", display_path(path), applied,
-                         applied == 1 ? "" : "es", after.error_count(),
-                         after.error_count() == 1 ? "" : "s");
+      err << fmt::format("{}: {} fix{} applied, {} error{} left\n", display_path(path), r->applied,
+                         r->applied == 1 ? "" : "es", r->errors_left,
+                         r->errors_left == 1 ? "" : "s");
     } else {
-      out << fixed;
+      out << r->fixed;
     }
-  }
+  };
+  constexpr size_t kAhead = 32; // files fixed beyond the one being written (memory bound)
+  // A file named twice with --in-place is read the second time after the first rewrite, as
+  // one job does it.
+  const std::set<std::string> distinct(request.files.begin(), request.files.end());
+  const unsigned jobs =
+      request.in_place && distinct.size() < request.files.size() ? 1 : request.jobs;
+  for_each_ordered(request.files.size(), jobs, kAhead, fix_file, take_file);
   if (io_failed) return kExitUsage;
   return errors_remain ? kExitFindings : kExitOk;
 }

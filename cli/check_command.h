@@ -42,6 +42,7 @@ struct FixRequest {
   DialectSet dialects = DialectSet::all();
   const ActionCatalog* catalog = nullptr;
   InputLimits limits;
+  unsigned jobs = 0; // files fixed at once (0: one per core); the output does not depend on it
 };
 
 int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err);
