@@ -35,6 +35,18 @@ static json parsed(const cli::StreamEvent& event) {
 
 namespace {
 
+// Feeds `text` to `session` cut at the offsets `cuts` (ascending), then finishes it.
+void feed_in_pieces(cli::StreamSession& session, std::string_view text,
+                    const std::vector<size_t>& cuts) {
+  size_t at = 0;
+  for (size_t cut : cuts) {
+    session.feed(text.substr(at, cut - at));
+    at = cut;
+  }
+  session.feed(text.substr(at));
+  session.finish();
+}
+
 struct Streamed {
   json blocks = json::array();
   json errors = json::array();
@@ -65,13 +77,7 @@ Streamed stream(std::string_view text, const std::vector<size_t>& cuts) {
       done = true;
     }
   });
-  size_t at = 0;
-  for (size_t cut : cuts) {
-    session.feed(text.substr(at, cut - at));
-    at = cut;
-  }
-  session.feed(text.substr(at));
-  session.finish();
+  feed_in_pieces(session, text, cuts);
   return s;
 }
 
@@ -405,13 +411,7 @@ std::pair<StreamedTexts, json> stream_values(std::string_view text, const std::v
     }
     if (e.at("event") == "block_end" && commands.is_null()) commands = e.at("block")["commands"];
   });
-  size_t at = 0;
-  for (size_t cut : cuts) {
-    session.feed(text.substr(at, cut - at));
-    at = cut;
-  }
-  session.feed(text.substr(at));
-  session.finish();
+  feed_in_pieces(session, text, cuts);
   return {texts, commands};
 }
 
