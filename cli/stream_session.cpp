@@ -6,6 +6,7 @@
 
 #include "cli/feedback_report.h"
 #include "fixits/verify_fixes.h"
+#include "grammar/line_breaks.h"
 
 #include <utility>
 
@@ -18,24 +19,26 @@ namespace {
 // begin with the line break that ended the previous chunk's last line: the empty "line" before
 // it has no marker. (Into a buffer the session reuses: a value_chunk allocates nothing.)
 void value_text(std::string* out, std::string_view lines, bool raw, char marker) {
-  if (!marker && raw) {
-    out->append(lines);
+  if (!marker) {
+    if (raw)
+      out->append(lines);
+    else
+      append_crlf_to_lf(out, lines);
     return;
   }
   for (size_t pos = 0;;) {
-    // Without a marker only "\r\n" matters: the runs between them are copied whole.
-    const size_t nl = marker ? lines.find('\n', pos) : lines.find("\r\n", pos);
+    const size_t nl = lines.find('\n', pos);
     std::string_view line =
         lines.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
-    if (marker && !line.empty() && line.front() == marker) line.remove_prefix(1);
+    if (!line.empty() && line.front() == marker) line.remove_prefix(1);
     if (nl == std::string_view::npos) {
       out->append(line);
       return;
     }
-    if (marker && !raw && line.ends_with('\r')) line.remove_suffix(1);
+    if (!raw && line.ends_with('\r')) line.remove_suffix(1);
     out->append(line);
     *out += '\n';
-    pos = nl + (marker ? 1 : 2);
+    pos = nl + 1;
   }
 }
 

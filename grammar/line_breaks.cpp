@@ -5,17 +5,21 @@ namespace blockls {
 
 // Copies the runs between "\r\n" pairs whole (found with find, i.e. memchr): values are
 // mostly LF text, which is then one copy, not a push_back per byte.
-std::string crlf_to_lf(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
+void append_crlf_to_lf(std::string* out, std::string_view text) {
   size_t run = 0; // the start of the bytes not yet copied
   for (size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
     if (cr + 1 < text.size() && text[cr + 1] == '\n') {
-      out.append(text.data() + run, cr - run);
+      out->append(text.data() + run, cr - run);
       run = cr + 1; // the '\n' is copied with the next run
     }
   }
-  out.append(text.data() + run, text.size() - run);
+  out->append(text.data() + run, text.size() - run);
+}
+
+std::string crlf_to_lf(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  append_crlf_to_lf(&out, text);
   return out;
 }
 

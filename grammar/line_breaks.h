@@ -12,6 +12,8 @@ namespace blockls {
 
 // `text` with every CRLF pair made LF (a lone '\r' stays).
 std::string crlf_to_lf(std::string_view text);
+// The same, appended to `*out` (a caller that reuses one buffer allocates nothing).
+void append_crlf_to_lf(std::string* out, std::string_view text);
 
 // Whether `block`'s first line ends with CRLF: the break a fix writes inside it.
 bool block_uses_crlf(std::string_view text, const Block& block);
