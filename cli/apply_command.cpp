@@ -16,6 +16,7 @@
 #include "diagnostics/json_text.h"
 #include "fixits/unified_diff.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -365,15 +366,17 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
   bool any_failed = false, apply_io_error = false;
   size_t n_applied = 0, n_failed = 0, n_skipped = 0, n_actions = 0, n_not_run = 0;
   // Checking and planning each transcript is independent: done on `jobs` threads. Simulating
-  // and applying are not (each file sees what the earlier ones did): in argument order below.
+  // and applying are not (each file sees what the earlier ones did): in argument order, each
+  // transcript as soon as it is planned.
   std::vector<FileReport> prepared(inputs.size());
-  for_each_parallel(inputs.size(), request.jobs, [&](size_t i) {
+  const auto prepare = [&](size_t i) {
     FileReport& f = prepared[i];
     f.file = std::move(inputs[i]);
     f.checked = check_document(f.file.text, check_options(request));
     f.plan = build_plan(f.file.text, f.checked, catalog);
-  });
-  for (FileReport& f : prepared) {
+  };
+  const auto run_file = [&](size_t i) {
+    FileReport& f = prepared[i];
     const SimulationInput in{f.file.text, &f.checked, &f.plan, &config};
     const FileSource& base = request.dry_run ? static_cast<const FileSource&>(dry_state) : disk;
     Overlay simulated(base);
@@ -444,7 +447,8 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
       f.blocks.push_back(std::move(r));
     }
     reports.push_back(std::move(f));
-  }
+  };
+  for_each_ordered(inputs.size(), request.jobs, SIZE_MAX, prepare, run_file);
 
   nlohmann::json git_json;
   bool git_failed = false;
