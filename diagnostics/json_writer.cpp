@@ -190,14 +190,14 @@ void JsonWriter::before_value() {
   if (has_items_.empty()) return; // the top-level value
   if (has_items_.back()) out_->push_back(',');
   if (indent_ >= 0) newline_and_indent(has_items_.size());
-  has_items_.set_back();
+  has_items_.back() = true;
 }
 
 // Keys are nearly always short plain names: those are written with one append of a line
 // built on the stack (separator, break, indent, quoted name, colon); the rest as any string.
 void JsonWriter::key(std::string_view name) {
   const bool comma = has_items_.back();
-  has_items_.set_back();
+  has_items_.back() = true;
   after_key_ = true;
   const size_t columns = indent_ >= 0 ? has_items_.size() * static_cast<size_t>(indent_) : 0;
   constexpr size_t kShort = 48;

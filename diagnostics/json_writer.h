@@ -57,44 +57,10 @@ private:
   void close(char bracket);
   void newline_and_indent(size_t depth);
 
-  // Per open container: has it a value yet. The first 64 levels are bits of one word (a
-  // report nests a few levels), so that a writer made per event (`blockls stream` writes
-  // thousands of small events) allocates nothing; deeper levels go to a vector.
-  class OpenContainers {
-  public:
-    bool empty() const { return depth_ == 0; }
-    size_t size() const { return depth_; }
-    void push_back(bool has_items) {
-      if (depth_ >= 64)
-        deep_.push_back(has_items);
-      else if (has_items)
-        bits_ |= uint64_t{1} << depth_;
-      else
-        bits_ &= ~(uint64_t{1} << depth_);
-      ++depth_;
-    }
-    void pop_back() {
-      --depth_;
-      if (depth_ >= 64) deep_.pop_back();
-    }
-    bool back() const { return depth_ > 64 ? deep_.back() : (bits_ >> (depth_ - 1)) & 1; }
-    void set_back() {
-      if (depth_ > 64)
-        deep_.back() = true;
-      else
-        bits_ |= uint64_t{1} << (depth_ - 1);
-    }
-
-  private:
-    uint64_t bits_ = 0;
-    size_t depth_ = 0;
-    std::vector<bool> deep_;
-  };
-
   std::string* out_;
   int indent_;
-  OpenContainers has_items_;
-  bool after_key_ = false; // the next value follows its key on the same line
+  std::vector<bool> has_items_; // per open container: has it a value yet
+  bool after_key_ = false;      // the next value follows its key on the same line
   size_t spill_at_ = 0;
   std::function<void(std::string_view)> spill_;
 };
