@@ -70,10 +70,10 @@ public:
     case FileEffect::Kind::exec: {
       const std::vector<std::string> argv = interpreter_argv(e.lang, e.code);
       const ProcessOutput p = run_program(argv, e.cwd, in_.config->exec_timeout);
-      outcome->data = {{"stdout", p.out}, {"stderr", p.err}};
+      outcome->data = nlohmann::json{{"stdout", p.out}, {"stderr", p.err}};
       if (p.out_dropped || p.err_dropped)
-        outcome->data["truncated"] = {{"stdoutBytesDropped", p.out_dropped},
-                                      {"stderrBytesDropped", p.err_dropped}};
+        outcome->data.edit()["truncated"] = {{"stdoutBytesDropped", p.out_dropped},
+                                             {"stderrBytesDropped", p.err_dropped}};
       if (!p.started) {
         code = "EXEC_FAILED";
         error =
@@ -87,7 +87,7 @@ public:
                             static_cast<double>(in_.config->exec_timeout.count()) / 1000.0);
         return false;
       }
-      outcome->data["exit_code"] = p.exit_code;
+      outcome->data.edit()["exit_code"] = p.exit_code;
       if (p.exit_code != 0) {
         code = "EXEC_FAILED";
         error = fmt::format("exec: exited with code {}", p.exit_code);
@@ -129,7 +129,7 @@ void mark_failed(BlockSimulation* sim, size_t seq, const std::string& code,
     o.effects = {};
     if (ran.count(o.action->seq)) {
       o.success = true;
-      o.data["notRolledBack"] =
+      o.data.edit()["notRolledBack"] =
           fmt::format("this command ran before action {} failed; the files the block wrote "
                       "were restored, but not what the command itself changed",
                       seq);
@@ -141,7 +141,7 @@ void mark_failed(BlockSimulation* sim, size_t seq, const std::string& code,
       o.success = false;
       o.code = "NOT_RUN";
       o.error = others;
-      if (o.action->action != "exec") o.data = nullptr;
+      if (o.action->action != "exec") o.data = {};
     }
   }
 }

@@ -30,7 +30,7 @@ nlohmann::json result_json(const ActionOutcome& o) {
     j["error"] = o.error;
     j["code"] = o.code;
   }
-  if (!o.data.is_null()) j["data"] = o.data;
+  if (!o.data->is_null()) j["data"] = *o.data;
   return j;
 }
 

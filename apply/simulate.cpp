@@ -107,7 +107,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
         o.code = "NOT_RUN";
         o.error = fmt::format("not run: action {} of block {} failed, so the block changed nothing",
                               sim.failed_seq, sim.block_id);
-        o.data = nullptr;
+        o.data = {};
       }
     }
   } else {
@@ -141,6 +141,7 @@ Simulation simulate_plan(const SimulationInput& input, const FileSource& source,
     if (reuse && reuse->reuse(block, &state, &sim)) continue;
     sim.blocks.push_back(
         simulate_block_with(with_original, block, state, &sim.diagnostics, &state, paths));
+    if (reuse) reuse->ran(sim.blocks.back());
   }
   return sim;
 }

@@ -38,9 +38,10 @@ struct FileEffect {
 struct ActionOutcome {
   const PlannedAction* action = nullptr;
   bool success = false;
-  std::string error;   // clada-style message when !success
-  std::string code;    // error kind (a workspace code, NOT_RUN, ...) when !success
-  nlohmann::json data; // clada's data (null when none)
+  std::string error; // clada-style message when !success
+  std::string code;  // error kind (a workspace code, NOT_RUN, ...) when !success
+  // clada's data (null when none); shared by the analyses that take the block over.
+  SharedValue<nlohmann::json> data;
   SharedValue<std::vector<FileEffect>> effects;
 };
 
@@ -94,6 +95,12 @@ struct SimulationBase {
   const CheckedDocument* checked = nullptr;
   const Plan* plan = nullptr;
   const Simulation* simulation = nullptr;
+  // The paths (absolute, as observed) whose files may have changed on disk since the base was
+  // simulated, when the caller knows them (the language server's file cache tracks them). A
+  // block is then taken over without reading again what it observed, unless an observed path
+  // (or a parent of it) is among these or was changed differently by the blocks before it.
+  // Null: unknown, every observation of every block is read and compared.
+  const std::vector<std::string>* changed_files = nullptr;
 };
 
 struct SimulationOptions {

@@ -27,7 +27,42 @@ bool SimulationReuse::shifted_by(uint32_t now, uint32_t before, const Match& m) 
 }
 
 SimulationReuse::SimulationReuse(const SimulationInput& input, const SimulationBase& base)
-    : input_(&input), base_(&base), change_(find_change(base.text, input.text)) {}
+    : input_(&input), base_(&base), change_(find_change(base.text, input.text)),
+      tracking_(base.changed_files != nullptr) {
+  if (tracking_) differ_.insert(base.changed_files->begin(), base.changed_files->end());
+}
+
+void SimulationReuse::mark(const FileStates& changes) {
+  if (!tracking_) return;
+  for (const auto& entry : changes)
+    differ_.insert(entry.first);
+}
+
+void SimulationReuse::pass_old_blocks(size_t old_index) {
+  const auto& sims = base_->simulation->blocks;
+  for (; next_old_ < old_index && next_old_ < sims.size(); ++next_old_)
+    mark(*sims[next_old_].changes);
+}
+
+void SimulationReuse::ran(const BlockSimulation& now) {
+  mark(*now.changes);
+}
+
+// A path reads differently when it, or a parent the overlay answers for, differs: Overlay::read
+// lets a parent that is not a directory hide everything below it. A tree listing may differ
+// whenever anything does (rare: only a directory removal lists a tree).
+bool SimulationReuse::may_differ(const BlockSimulation& old) const {
+  if (!tracking_) return true;
+  if (differ_.empty()) return false;
+  for (const auto& entry : *old.observed) {
+    const std::string_view key = entry.first;
+    if (key.starts_with("tree:")) return true;
+    for (size_t end = key.size(); end != 0 && end != std::string_view::npos;
+         end = key.rfind('/', end - 1))
+      if (differ_.contains(key.substr(0, end))) return true;
+  }
+  return false;
+}
 
 SimulationReuse::Match SimulationReuse::match(int block) const {
   const Block& now = input_->checked->parsed.blocks[static_cast<size_t>(block)];
@@ -74,17 +109,27 @@ bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Mat
   return true;
 }
 
-bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) const {
+bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
   const Match m = match(block);
-  if (!m.old || !m.old->reusable) return false;
+  if (!m.old) return false;
+  const size_t old_index = static_cast<size_t>(m.old - base_->simulation->blocks.data());
+  if (old_index < next_old_) return false; // its changes are already counted as differing
+  pass_old_blocks(old_index);
+  if (!m.old->reusable) return false;
   const std::span<const PlannedAction> actions = input_->plan->actions_of(block);
   if (!same_actions(actions, m)) return false;
   const auto& old_diagnostics = base_->simulation->diagnostics;
   if (m.lines != 0)
     for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)
       if (old_diagnostics[i].line_dependent) return false;
-  for (const auto& [key, seen] : *m.old->observed)
-    if (!same_observation(observe(*state, key), seen)) return false;
+  if (may_differ(*m.old))
+    for (const auto& [key, seen] : *m.old->observed)
+      if (!same_observation(observe(*state, key), seen)) return false;
+  // Taken over: after it, the paths it changed hold the same in both states.
+  next_old_ = old_index + 1;
+  if (tracking_ && !differ_.empty())
+    for (const auto& entry : *m.old->changes)
+      differ_.erase(entry.first);
 
   BlockSimulation now = *m.old;
   now.block = block;

@@ -7,7 +7,9 @@
 #include "apply/simulate.h"
 #include "grammar/router/incremental_parse.h"
 
+#include <set>
 #include <span>
+#include <string>
 
 namespace blockls::apply {
 
@@ -17,8 +19,11 @@ public:
 
   // When block `block` of the new document can be reused: appends its simulation to `sim`
   // (with its diagnostics), applies its changes to `state` (the state before it) and returns
-  // true. Otherwise changes nothing and returns false.
-  bool reuse(int block, Overlay* state, Simulation* sim) const;
+  // true. Otherwise returns false and changes nothing but what it tracks; the block is then
+  // simulated and ran() told about it. Blocks are asked in plan order.
+  bool reuse(int block, Overlay* state, Simulation* sim);
+  // `now` was simulated (not reused): the paths it changed may now differ from the base.
+  void ran(const BlockSimulation& now);
 
 private:
   // The base's simulation of the block that new block `block` was before the edit, and the
@@ -33,9 +38,23 @@ private:
   static bool shifted_by(ByteRange now, ByteRange before, const Match& m);
   static bool shifted_by(uint32_t now, uint32_t before, const Match& m);
 
+  // Whether what `old` observed could read differently now: some observation key is (or is
+  // below) a path that may differ between the two states before the block.
+  bool may_differ(const BlockSimulation& old) const;
+  // Every path changed by the base's blocks from next_old_ up to (not including) `old_index`
+  // may now differ: those blocks were not taken over, so their changes are not in the state.
+  void pass_old_blocks(size_t old_index);
+  void mark(const FileStates& changes);
+
   const SimulationInput* input_;
   const SimulationBase* base_;
   TextChange change_;
+  // When the base's changed files are known: the paths whose state may differ between the
+  // state before the current block and the base's state before its counterpart. Observations
+  // of other paths need not be read again. Unknown (every observation compared) otherwise.
+  bool tracking_ = false;
+  std::set<std::string, std::less<>> differ_;
+  size_t next_old_ = 0; // the base's blocks before this one are accounted for
 };
 
 } // namespace blockls::apply

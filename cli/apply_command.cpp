@@ -81,7 +81,7 @@ std::string outcome_text(const ActionOutcome& o, bool dry_run) {
   if (!o.success)
     return fmt::format("{} [{}] {}", o.code == "NOT_RUN" ? "not run" : "FAILED", o.code, o.error);
   const std::string& n = o.action->action;
-  const nlohmann::json& d = o.data;
+  const nlohmann::json& d = *o.data;
   const char* would = dry_run ? "would be " : "";
   if (n == "file_write")
     return fmt::format("{}written, {} bytes", would, d.value("bytesWritten", 0));
@@ -272,17 +272,17 @@ void print_file_text(std::ostream& out, const FileReport& f, const ApplyConfig& 
     for (const ActionOutcome& o : b.actions) {
       out << fmt::format("  [{}] {} {}: {}\n", o.action->seq, o.action->action,
                          printable(primary(*o.action)), printable(outcome_text(o, dry_run)));
-      if (!o.success || o.data.is_null()) continue;
+      if (!o.success || o.data->is_null()) continue;
       if (o.action->action == "file_read" || o.action->action == "file_read_numbered")
-        indent(out, o.data["content"].get<std::string>(), "    | ");
+        indent(out, (*o.data)["content"].get<std::string>(), "    | ");
       if (o.action->action == "files_read")
-        for (size_t i = 0; i < o.data["paths"].size(); ++i) {
-          out << "    " << printable(o.data["paths"][i].get<std::string>()) << ":\n";
-          indent(out, o.data["content"][i].get<std::string>(), "    | ");
+        for (size_t i = 0; i < (*o.data)["paths"].size(); ++i) {
+          out << "    " << printable((*o.data)["paths"][i].get<std::string>()) << ":\n";
+          indent(out, (*o.data)["content"][i].get<std::string>(), "    | ");
         }
       if (o.action->action == "exec") {
-        indent(out, o.data.value("stdout", ""), "    out| ");
-        indent(out, o.data.value("stderr", ""), "    err| ");
+        indent(out, o.data->value("stdout", ""), "    out| ");
+        indent(out, o.data->value("stderr", ""), "    err| ");
       }
     }
   }

@@ -6,90 +6,8 @@
 #include "fixits/verify_fixes.h"
 
 #include <algorithm>
-#include <sys/stat.h>
 
 namespace blockls::lsp {
-namespace {
-
-// lstat of `path`: false when it does not exist (or cannot be examined).
-bool lstat_path(const std::string& path, struct stat* st) {
-  return ::lstat(path.c_str(), st) == 0;
-}
-
-} // namespace
-
-CachedDiskSource::Key CachedDiskSource::key_of(const struct stat& st) {
-  Key key;
-  key.size = st.st_size;
-  key.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  key.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
-  key.ino = st.st_ino;
-  key.dev = st.st_dev;
-  key.mode = st.st_mode;
-  return key;
-}
-
-apply::FileState CachedDiskSource::read(const std::string& path) const {
-  // What apply::DiskSource::read returns, with one lstat for the common cases.
-  struct stat st {};
-  if (!lstat_path(path, &st)) return {}; // missing
-  if (S_ISDIR(st.st_mode)) {
-    apply::FileState s;
-    s.kind = apply::FileState::Kind::directory;
-    s.mode = st.st_mode & 07777;
-    return s;
-  }
-  if (!S_ISREG(st.st_mode)) return disk_.read(path); // symlinks and others: not cached
-  const Key key = key_of(st);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = entries_.find(path);
-    if (it != entries_.end() && it->second.key == key) {
-      ++stats_.hits;
-      apply::FileState s;
-      s.kind = apply::FileState::Kind::file;
-      s.content = it->second.content;
-      s.mode = key.mode & 07777;
-      return s;
-    }
-  }
-  apply::FileState s = disk_.read(path);
-  // Cached only when the file did not change while it was read.
-  struct stat again {};
-  if (s.kind != apply::FileState::Kind::file || !lstat_path(path, &again) ||
-      !S_ISREG(again.st_mode) || !(key_of(again) == key) ||
-      static_cast<int64_t>(s.content.size()) != key.size)
-    return s;
-  std::lock_guard<std::mutex> lock(mutex_);
-  ++stats_.misses;
-  if (auto it = entries_.find(path); it != entries_.end()) {
-    stats_.bytes -= it->second.content.size();
-    entries_.erase(it);
-  }
-  if (s.content.size() > max_bytes_) return s;
-  if (stats_.bytes + s.content.size() > max_bytes_) { // simple bound: start over
-    entries_.clear();
-    stats_.bytes = 0;
-  }
-  entries_.emplace(path, Entry{key, s.content});
-  stats_.bytes += s.content.size();
-  return s;
-}
-
-std::vector<std::string> CachedDiskSource::list_tree(const std::string& dir) const {
-  return disk_.list_tree(dir);
-}
-
-void CachedDiskSource::clear() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  entries_.clear();
-  stats_.bytes = 0;
-}
-
-CachedDiskSource::Stats CachedDiskSource::stats() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return stats_;
-}
 
 std::shared_ptr<const AnalysisContext>
 make_context(const Settings& settings, const std::vector<std::string>& workspace_roots) {
@@ -156,7 +74,7 @@ const apply::BlockSimulation* Analysis::block_simulation(int b) const {
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
                                         std::shared_ptr<const AnalysisContext> context,
-                                        std::shared_ptr<const apply::FileSource> files,
+                                        std::shared_ptr<CachedDiskSource> files,
                                         std::shared_ptr<const Analysis> base) {
   const auto started = std::chrono::steady_clock::now();
   auto a = std::make_shared<Analysis>();
@@ -192,13 +110,23 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
         options.paths = a->context->paths.get();
         a->path_epoch = options.paths->epoch();
         // The base's blocks are reusable when it resolved paths with the same answers.
+        // The files that changed since the base read them: its blocks that observed none of
+        // them are taken over without reading their files again.
+        std::optional<std::vector<std::string>> changed;
+        if (files) a->files_generation = files->refresh();
+        // The base's blocks are reusable when it resolved paths with the same answers.
         apply::SimulationBase previous;
         if (base && base->context == a->context && base->simulation &&
             base->path_epoch == a->path_epoch) {
-          previous = {*base->text, &base->checked, &base->plan(), &*base->simulation};
+          if (files && base->files_generation != 0)
+            changed = files->changed_since(base->files_generation);
+          previous = {*base->text, &base->checked, &base->plan(), &*base->simulation,
+                      changed ? &*changed : nullptr};
           options.base = &previous;
         }
-        a->simulation = apply::simulate_plan(input, files ? *files : disk, options);
+        const apply::FileSource& source =
+            files ? static_cast<const apply::FileSource&>(*files) : disk;
+        a->simulation = apply::simulate_plan(input, source, options);
         if (!a->simulation->diagnostics.empty()) {
           a->diagnostics.insert(a->diagnostics.end(), a->simulation->diagnostics.begin(),
                                 a->simulation->diagnostics.end());

@@ -12,6 +12,7 @@
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/check.h"
 #include "grammar/dialect_set.h"
+#include "lsp/cached_disk_source.h"
 #include "lsp/settings.h"
 
 #include <chrono>
@@ -20,46 +21,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 namespace blockls::lsp {
-
-// The simulation's view of the disk: apply::DiskSource with the contents of regular files
-// cached under (size, mtime, ctime, inode, device), so files that did not change are not read
-// again on every keystroke (lstat still runs for every path, so a file changed behind the
-// server's back is seen at the next analysis). Directory listings are not cached. Shared by the
-// analyses of a session (thread-safe); clear() on didChangeWatchedFiles, save and apply.
-class CachedDiskSource final : public apply::FileSource {
-public:
-  explicit CachedDiskSource(size_t max_bytes = 64u * 1024 * 1024) : max_bytes_(max_bytes) {}
-  apply::FileState read(const std::string& path) const override;
-  std::vector<std::string> list_tree(const std::string& dir) const override;
-  void clear();
-
-  struct Stats {
-    size_t hits = 0, misses = 0, bytes = 0;
-  };
-  Stats stats() const;
-
-private:
-  struct Key {
-    int64_t size = 0, mtime_ns = 0, ctime_ns = 0;
-    uint64_t ino = 0, dev = 0;
-    uint32_t mode = 0;
-    bool operator==(const Key&) const = default;
-  };
-  static Key key_of(const struct stat& st);
-  struct Entry {
-    Key key;
-    apply::FileContent content; // shared with the simulations that read it
-  };
-  apply::DiskSource disk_;
-  size_t max_bytes_;
-  mutable std::mutex mutex_;
-  mutable std::map<std::string, Entry> entries_;
-  mutable Stats stats_;
-};
 
 // Settings resolved once (catalog loaded, roots canonicalised); shared by every analysis.
 struct AnalysisContext {
@@ -84,6 +48,7 @@ struct Analysis {
   CheckedDocument checked;
   std::optional<apply::Simulation> simulation; // only with a workspace root
   uint64_t path_epoch = 0;                     // context->paths->epoch() the simulation used
+  uint64_t files_generation = 0; // the file cache's generation the simulation read at
 
   std::vector<Diagnostic> diagnostics; // engine + workspace diagnostics, by line
   std::chrono::microseconds elapsed{0};
@@ -102,7 +67,7 @@ struct Analysis {
 private:
   friend std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string>, int64_t,
                                                  uint64_t, std::shared_ptr<const AnalysisContext>,
-                                                 std::shared_ptr<const apply::FileSource>,
+                                                 std::shared_ptr<CachedDiskSource>,
                                                  std::shared_ptr<const Analysis>);
   mutable std::once_flag plan_once_;
   mutable apply::Plan plan_;
@@ -115,7 +80,7 @@ private:
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
                                         std::shared_ptr<const AnalysisContext> context,
-                                        std::shared_ptr<const apply::FileSource> files = nullptr,
+                                        std::shared_ptr<CachedDiskSource> files = nullptr,
                                         std::shared_ptr<const Analysis> base = nullptr);
 
 } // namespace blockls::lsp

@@ -101,7 +101,7 @@ public:
   void create_parents(const std::string& path);
   // The result's `data` (kept on failure too: clada returns partial reads).
   void set_data(nlohmann::json data) { out_->data = std::move(data); }
-  nlohmann::json& data() { return out_->data; }
+  nlohmann::json& data() { return out_->data.edit(); }
 
 private:
   std::optional<std::string> path_of(std::string_view param, std::string_view value,

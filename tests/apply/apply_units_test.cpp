@@ -210,7 +210,7 @@ TEST_CASE("a block sees what earlier actions of the document did", "[apply][simu
   auto c = check_with_workspace(text, root.config);
   const auto& blocks = c->ws.simulation.blocks;
   REQUIRE(blocks.size() == 5);
-  CHECK(blocks[3].actions[0].data["content"] == "two");
+  CHECK((*blocks[3].actions[0].data)["content"] == "two");
   CHECK(!blocks[4].ok);
   CHECK(blocks[4].actions[0].code == "FILE_NOT_FOUND");
   CHECK(find(c->checked, "FILE_NOT_FOUND") != nullptr);

@@ -93,10 +93,10 @@ TEST_CASE("workspace checks of the line actions count the lines earlier actions 
   const auto& blocks = c->ws.simulation.blocks;
   REQUIRE(blocks.size() == 5);
   CHECK(blocks[1].ok);
-  CHECK(blocks[1].actions[0].data["lines_replaced"] == 1);
+  CHECK((*blocks[1].actions[0].data)["lines_replaced"] == 1);
   // A read past the end fails but carries the lines that exist, numbered to their width.
   CHECK(!blocks[4].ok);
-  CHECK(blocks[4].actions[0].data["content"] == "2: two\n3: THREE");
+  CHECK((*blocks[4].actions[0].data)["content"] == "2: two\n3: THREE");
   CHECK(blocks[4].actions[0].error == "file_read_numbered: Requested lines 2-9 but file only has "
                                       "3 lines");
 }
