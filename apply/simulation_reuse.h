@@ -55,6 +55,9 @@ private:
   bool tracking_ = false;
   std::set<std::string, std::less<>> differ_;
   size_t next_old_ = 0; // the base's blocks before this one are accounted for
+  // Where match() found the last block (mutable: a search position, not a result).
+  mutable size_t old_block_cursor_ = 0, old_sim_cursor_ = 0;
+  mutable size_t old_action_cursor_ = 0, new_action_cursor_ = 0; // the same in the plans
 };
 
 } // namespace blockls::apply

@@ -61,7 +61,7 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
                                json(out_of_sync_diagnostic(doc->desync_reason)));
   s.notify("textDocument/publishDiagnostics", json(std::move(publish)));
   if (previous) refresh_lenses_if_changed(s, uri, *previous, *a);
-  previous.reset();
+  s.scheduler.dispose(std::move(previous));
   std::vector<Waiter> waiters = std::move(doc->waiters);
   doc->waiters.clear();
   for (Waiter& w : waiters) {

@@ -42,6 +42,10 @@ public:
   void remove(const std::string& uri);
   // Stops the worker (waits for a running job).
   void stop();
+  // Drops a reference to an analysis on the disposer thread: freeing a large document's
+  // analysis (its model, plan and simulation) takes a millisecond or more, which neither the
+  // protocol thread nor the worker should spend before the next keystroke's analysis.
+  void dispose(std::shared_ptr<const Analysis> analysis);
 
 private:
   struct Entry {
@@ -57,6 +61,7 @@ private:
   DebouncePolicy policy_;
   Done done_;
   boost::asio::thread_pool worker_{1};
+  boost::asio::thread_pool disposer_{1};
   std::map<std::string, Entry> entries_;
   bool stopped_ = false;
 };
