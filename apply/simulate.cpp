@@ -139,6 +139,7 @@ Simulation simulate_plan(const SimulationInput& input, const FileSource& source,
   sim.blocks.reserve(input.plan->planned_blocks.size());
   for (int block : input.plan->planned_blocks) {
     if (reuse && reuse->reuse(block, &state, &sim)) continue;
+    if (reuse) reuse->settle(&state);
     sim.blocks.push_back(
         simulate_block_with(with_original, block, state, &sim.diagnostics, &state, paths));
     if (reuse) reuse->ran(sim.blocks.back());

@@ -73,6 +73,12 @@ void SimulationReuse::ran(const BlockSimulation& now) {
   mark(*now.changes);
 }
 
+void SimulationReuse::settle(Overlay* state) {
+  for (const SharedValue<FileStates>& changes : unsettled_)
+    state->merge(*changes);
+  unsettled_.clear();
+}
+
 // A path reads differently when it, or a parent the overlay answers for, differs: Overlay::read
 // lets a parent that is not a directory hide everything below it. A tree listing may differ
 // whenever anything does (rare: only a directory removal lists a tree).
@@ -150,9 +156,11 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
   if (m.lines != 0)
     for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)
       if (old_diagnostics[i].line_dependent) return false;
-  if (may_differ(*m.old))
+  if (may_differ(*m.old)) {
+    settle(state);
     for (const auto& [key, seen] : *m.old->observed)
       if (!same_observation(observe(*state, key), seen)) return false;
+  }
   // Taken over: after it, the paths it changed hold the same in both states.
   next_old_ = old_index + 1;
   if (tracking_ && !differ_.empty())
@@ -169,7 +177,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
     shift_diagnostic(sim->diagnostics.back(), m.bytes, m.lines, block - m.old->block);
   }
   now.diagnostics_end = static_cast<uint32_t>(sim->diagnostics.size());
-  state->merge(*now.changes);
+  unsettled_.push_back(now.changes);
   sim->blocks.push_back(std::move(now));
   ++sim->reused_blocks;
   return true;

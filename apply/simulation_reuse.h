@@ -10,6 +10,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace blockls::apply {
 
@@ -18,12 +19,17 @@ public:
   SimulationReuse(const SimulationInput& input, const SimulationBase& base);
 
   // When block `block` of the new document can be reused: appends its simulation to `sim`
-  // (with its diagnostics), applies its changes to `state` (the state before it) and returns
-  // true. Otherwise returns false and changes nothing but what it tracks; the block is then
-  // simulated and ran() told about it. Blocks are asked in plan order.
+  // (with its diagnostics), records its changes to be applied to `state` (the state before
+  // it) by settle(), and returns true. Otherwise returns false and changes nothing but what it
+  // tracks; the block is then simulated (after settle()) and ran() told about it. Blocks are
+  // asked in plan order.
   bool reuse(int block, Overlay* state, Simulation* sim);
   // `now` was simulated (not reused): the paths it changed may now differ from the base.
   void ran(const BlockSimulation& now);
+  // Applies the changes of the blocks taken over since the last call to `state`: only a
+  // block that reads the state needs them, so after the last such block none are replayed
+  // (an edit in prose, or in one of the last blocks, replays nothing).
+  void settle(Overlay* state);
 
 private:
   // The base's simulation of the block that new block `block` was before the edit, and the
@@ -55,6 +61,7 @@ private:
   bool tracking_ = false;
   std::set<std::string, std::less<>> differ_;
   size_t next_old_ = 0; // the base's blocks before this one are accounted for
+  std::vector<SharedValue<FileStates>> unsettled_; // changes of blocks taken over, in order
   // Where match() found the last block (mutable: a search position, not a result).
   mutable size_t old_block_cursor_ = 0, old_sim_cursor_ = 0;
   mutable size_t old_action_cursor_ = 0, new_action_cursor_ = 0; // the same in the plans
