@@ -60,17 +60,27 @@ void CachedDiskSource::log_change(const std::string& path) const {
   log_.emplace_back(++generation_, path);
 }
 
-void CachedDiskSource::record(const std::string& path, const Key& key) const {
-  auto [it, inserted] = entries_.try_emplace(path);
-  if (!inserted && it->second.key == key) return;
-  if (!inserted) {
-    log_change(path);
-    if (it->second.has_content) stats_.bytes -= it->second.content.size();
-    it->second.content = {};
-    it->second.has_content = false;
-    it->second.anchor.reset();
+CachedDiskSource::Entry& CachedDiskSource::record(const std::string& path, const Key& key) const {
+  const auto [it, inserted] = index_.try_emplace(path, entries_.size());
+  if (inserted) {
+    Entry& e = entries_.emplace_back();
+    e.path = path;
+    e.key = key;
+    return e;
   }
-  it->second.key = key;
+  Entry& e = entries_[it->second];
+  record(e, key);
+  return e;
+}
+
+void CachedDiskSource::record(Entry& e, const Key& key) const {
+  if (e.key == key) return;
+  log_change(e.path);
+  if (e.has_content) stats_.bytes -= e.content.size();
+  e.content = {};
+  e.has_content = false;
+  e.anchor.reset();
+  e.key = key;
 }
 
 apply::FileState CachedDiskSource::read(const std::string& path) const {
@@ -95,8 +105,7 @@ apply::FileState CachedDiskSource::read(const std::string& path) const {
   }
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    record(path, key);
-    const Entry& e = entries_[path];
+    const Entry& e = record(path, key);
     if (e.has_content) {
       ++stats_.hits;
       apply::FileState s;
@@ -118,13 +127,15 @@ apply::FileState CachedDiskSource::read(const std::string& path) const {
   ++stats_.misses;
   if (s.content.size() > max_bytes_) return s;
   if (stats_.bytes + s.content.size() > max_bytes_) { // simple bound: drop every content
-    for (auto& [p, e] : entries_) {
+    for (Entry& e : entries_) {
       e.content = {};
       e.has_content = false;
     }
     stats_.bytes = 0;
   }
-  Entry& e = entries_[path];
+  const auto it = index_.find(path);
+  if (it == index_.end()) return s; // cleared meanwhile
+  Entry& e = entries_[it->second];
   if (!(e.key == key) || e.has_content) return s; // changed or cached meanwhile
   e.content = s.content;
   e.has_content = true;
@@ -139,56 +150,78 @@ std::vector<std::string> CachedDiskSource::list_tree(const std::string& dir) con
 uint64_t CachedDiskSource::refresh() {
   const int64_t started = wall_clock_ns(); // before any lstat of this refresh
   // lstat runs outside the lock (another document's analysis may be reading); only the paths
-  // that must be looked at one by one are copied out.
-  std::vector<std::pair<std::string, Key>> looks; // path, key now
-  std::unordered_map<const Anchor*, std::pair<std::shared_ptr<const Anchor>, bool>> anchors;
+  // that must be looked at one by one are copied out, with their entry's index.
+  struct Look {
+    size_t entry;
+    std::string path;
+    Key now;
+    std::shared_ptr<const Anchor> anchor; // for a path found missing
+  };
+  std::vector<Look> looks;
+  // The anchors of the missing paths (few: one per directory written into) and whether each
+  // still holds; the last one found is tried first, as paths below one directory come in runs.
+  std::vector<std::pair<std::shared_ptr<const Anchor>, bool>> anchors;
+  size_t last = 0;
+  const auto anchor_index = [&](const Anchor* a) {
+    if (last < anchors.size() && anchors[last].first.get() == a) return last;
+    for (last = 0; last < anchors.size() && anchors[last].first.get() != a; ++last) {
+    }
+    return last;
+  };
+  uint64_t clears = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& [path, e] : entries_)
+    clears = clears_;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& e = entries_[i];
       if (e.key.exists || !e.anchor)
-        looks.emplace_back(path, Key{});
-      else
-        anchors.try_emplace(e.anchor.get(), e.anchor, false);
+        looks.push_back({i, e.path, {}, nullptr});
+      else if (anchor_index(e.anchor.get()) == anchors.size())
+        anchors.emplace_back(e.anchor, false);
+    }
   }
-  for (auto& [raw, anchor] : anchors)
-    anchor.second = anchor_holds(*raw, key_of(raw->path));
-  if (std::any_of(anchors.begin(), anchors.end(), [](const auto& a) { return !a.second.second; })) {
+  bool all_hold = true;
+  for (auto& [anchor, holds] : anchors) {
+    holds = anchor_holds(*anchor, key_of(anchor->path));
+    all_hold = all_hold && holds;
+  }
+  if (!all_hold) {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& [path, e] : entries_)
+    if (clears != clears_) return generation_;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const Entry& e = entries_[i];
       if (!e.key.exists && e.anchor) {
-        const auto it = anchors.find(e.anchor.get());
-        if (it == anchors.end() || !it->second.second) looks.emplace_back(path, Key{});
+        const size_t a = anchor_index(e.anchor.get());
+        if (a == anchors.size() || !anchors[a].second) looks.push_back({i, e.path, {}, nullptr});
       }
+    }
   }
   // A missing path's nearest existing ancestor, found once per refresh for the paths below it.
   std::unordered_map<std::string, Key> seen;
   std::unordered_map<std::string, std::shared_ptr<const Anchor>> new_anchors;
-  std::vector<std::shared_ptr<const Anchor>> anchor_of(looks.size());
   auto key_now = [&](const std::string& path) -> const Key& {
     auto it = seen.find(path);
     if (it == seen.end()) it = seen.emplace(path, key_of(path)).first;
     return it->second;
   };
-  for (size_t i = 0; i < looks.size(); ++i) {
-    auto& [path, now] = looks[i];
-    now = key_of(path);
-    if (now.exists) continue;
-    std::string up = path;
+  for (Look& l : looks) {
+    l.now = key_of(l.path);
+    if (l.now.exists) continue;
+    std::string up = l.path;
     do {
       up = apply::parent_of(up);
     } while (up != "/" && !key_now(up).exists);
     std::shared_ptr<const Anchor>& a = new_anchors[up];
     if (!a) a = std::make_shared<const Anchor>(Anchor{up, key_now(up), started});
-    anchor_of[i] = a;
+    l.anchor = a;
   }
   std::lock_guard<std::mutex> lock(mutex_);
+  if (clears != clears_) return generation_; // everything forgotten meanwhile
   stats_.looked = looks.size();
-  for (size_t i = 0; i < looks.size(); ++i) {
-    const auto& [path, now] = looks[i];
-    const auto it = entries_.find(path);
-    if (it == entries_.end()) continue;
-    record(path, now);
-    if (!now.exists && it->second.key == now) it->second.anchor = std::move(anchor_of[i]);
+  for (Look& l : looks) {
+    Entry& e = entries_[l.entry];
+    record(e, l.now);
+    if (!l.now.exists && e.key == l.now) e.anchor = std::move(l.anchor);
   }
   return generation_;
 }
@@ -207,6 +240,8 @@ std::optional<std::vector<std::string>> CachedDiskSource::changed_since(uint64_t
 void CachedDiskSource::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   entries_.clear();
+  index_.clear();
+  ++clears_;
   stats_.bytes = 0;
   log_.clear();
   log_start_ = ++generation_;

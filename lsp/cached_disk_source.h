@@ -62,6 +62,7 @@ private:
     int64_t seen_ns = 0;
   };
   struct Entry {
+    std::string path;
     Key key;                    // what the path was when last seen
     apply::FileContent content; // regular files whose content is cached
     bool has_content = false;
@@ -73,13 +74,19 @@ private:
   // gives `now`.
   static bool anchor_holds(const Anchor& a, const Key& now);
   // Records what `path` is now; a change from what was recorded is logged. Under mutex_.
-  void record(const std::string& path, const Key& key) const;
+  Entry& record(const std::string& path, const Key& key) const;
+  void record(Entry& e, const Key& key) const;
   void log_change(const std::string& path) const;
 
   apply::DiskSource disk_;
   size_t max_bytes_;
   mutable std::mutex mutex_;
-  mutable std::unordered_map<std::string, Entry> entries_;
+  // Every path read, in a vector (refresh() walks them all on every keystroke: contiguous
+  // memory, not a hash table's nodes) with an index by path. Entries are only ever added,
+  // until clear() (which bumps clears_).
+  mutable std::vector<Entry> entries_;
+  mutable std::unordered_map<std::string, size_t> index_;
+  mutable uint64_t clears_ = 0;
   mutable Stats stats_;
   mutable uint64_t generation_ = 1;
   // Changes seen, oldest first: (generation, path). Generations up to log_start_ are not all
