@@ -9,7 +9,7 @@
 namespace blockls::apply {
 
 const std::string* PlannedAction::param(std::string_view name) const {
-  const auto it = params.find(std::string(name));
+  const auto it = params.find(name);
   return it == params.end() ? nullptr : &it->second;
 }
 

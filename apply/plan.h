@@ -3,6 +3,7 @@
 // from, so workspace diagnostics and fixes can point back into the transcript.
 #pragma once
 
+#include "apply/small_map.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/check.h"
 
@@ -28,11 +29,11 @@ struct PlannedAction {
   int command = 0; // index into the block's commands
   Dialect dialect = Dialect::telt;
   const ActionSpec* spec = nullptr;
-  std::string action;                         // canonical name ("file_write")
-  std::map<std::string, std::string> params;  // canonical name -> value
-  std::map<std::string, ParamSource> sources; // canonical name -> where it came from
-  uint32_t line = 0;    // 0-based line of the command (TELT) or block start (NESL)
-  ByteRange name_range; // the command name / action value in the transcript
+  std::string action;            // canonical name ("file_write")
+  SmallMap<std::string> params;  // canonical name -> value
+  SmallMap<ParamSource> sources; // canonical name -> where it came from
+  uint32_t line = 0;             // 0-based line of the command (TELT) or block start (NESL)
+  ByteRange name_range;          // the command name / action value in the transcript
 
   const std::string* param(std::string_view name) const;
 };
