@@ -98,7 +98,8 @@ struct SimulationBase {
   // The paths (absolute, as observed) whose files may have changed on disk since the base was
   // simulated, when the caller knows them (the language server's file cache tracks them). A
   // block is then taken over without reading again what it observed, unless an observed path
-  // (or a parent of it) is among these or was changed differently by the blocks before it.
+  // (or a parent of it) is among these or was changed differently by the blocks before it,
+  // or it listed a directory (entries created there are in no list of changed files).
   // Null: unknown, every observation of every block is read and compared.
   const std::vector<std::string>* changed_files = nullptr;
 };

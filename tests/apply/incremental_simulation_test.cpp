@@ -205,3 +205,29 @@ TEST_CASE("a block that stops writing a file makes the later readers of that fil
 }
 
 } // namespace blockls
+
+namespace blockls {
+
+// A directory's listing is not a file the language server's cache records: a file created in
+// a directory a block deletes is in no list of changed files, so the listing is always read
+// again.
+TEST_CASE("a block that lists a directory sees a file created in it, changed files or not",
+          "[apply][incremental]") {
+  test::TempRoot root;
+  test::put_file(root.dir + "/d/c.txt", "gamma");
+  const std::string text = "```sh nesl\n#!nesl [@three-char-SHA-256: d01]\n"
+                           "action = \"delete_dir\"\npath = \"d\"\n#!end_d01\n```\n";
+  apply::PathMemo paths;
+  const std::unique_ptr<Version> before = simulate(text, root.config, &paths, nullptr);
+  REQUIRE(before->simulation.blocks.size() == 1);
+  REQUIRE(before->simulation.blocks[0].ok);
+  test::put_file(root.dir + "/d/new.txt", "delta");
+  const std::vector<std::string> nothing_recorded_changed;
+  const std::unique_ptr<Version> now =
+      simulate(text, root.config, &paths, before.get(), &nothing_recorded_changed);
+  apply::PathMemo fresh;
+  const std::unique_ptr<Version> full = simulate(text, root.config, &fresh, nullptr);
+  CHECK(apply::simulation_difference(full->simulation, now->simulation) == "");
+}
+
+} // namespace blockls
