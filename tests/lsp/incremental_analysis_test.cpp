@@ -1,0 +1,133 @@
+// The language server's incremental workspace check end to end: analyses chained from one
+// another with one shared file cache (as a session runs them), while files are created,
+// rewritten and deleted behind the server's back with no watched-file event, equal a fresh
+// analysis of the same text, field by field. Half the steps age every directory an hour back,
+// so missing paths are vouched for by their ancestors (the fast path); the others leave them
+// inside the racy window (every path looked at). The rules of the ancestors themselves are
+// pinned by cached_disk_source_test.cpp: here a block that reads a stale path is usually run
+// again for another reason, so a broken ancestor rule rarely shows.
+#include "../apply/apply_test_support.h"
+#include "apply/simulation_diff.h"
+#include "lsp/analysis.h"
+
+#include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <filesystem>
+#include <fmt/format.h>
+#include <random>
+#include <sys/stat.h>
+
+namespace blockls {
+namespace {
+
+const char* const kPaths[] = {"a.txt", "d/c.txt", "d/e/f.txt", "n/x/y.txt", "g.txt"};
+// Files no block writes: what blocks see of them always comes from the disk.
+const char* const kDiskOnly[] = {"d/only.txt", "n/x/only.txt", "m/only.txt"};
+const char* const kWords[] = {"alpha", "beta", "gamma"};
+
+std::string random_block(std::mt19937& rng, size_t n) {
+  auto pick = [&](auto& list) { return list[rng() % std::size(list)]; };
+  const std::string id = fmt::format("b{:02}", n % 100);
+  std::string body;
+  switch (rng() % 5) {
+  case 4:
+    body = fmt::format("action = \"replace_text_in_file\"\npath = \"{}\"\nold_text = \"{}\"\n"
+                       "new_text = \"x\"\n",
+                       pick(kDiskOnly), pick(kWords));
+    break;
+  case 0:
+    body = fmt::format("action = \"write_file\"\npath = \"{}\"\ncontent = \"{}\"\n", pick(kPaths),
+                       pick(kWords));
+    break;
+  case 1:
+  case 2:
+    body = fmt::format("action = \"replace_text_in_file\"\npath = \"{}\"\nold_text = \"{}\"\n"
+                       "new_text = \"{}\"\n",
+                       pick(kPaths), pick(kWords), pick(kWords));
+    break;
+  default:
+    body = fmt::format("action = \"delete_file\"\npath = \"{}\"\n", pick(kPaths));
+  }
+  return fmt::format(
+      "Step {}:\n\n```sh nesl\n#!nesl [@three-char-SHA-256: {}]\n{}#!end_{}\n```\n\n", n, id, body,
+      id);
+}
+
+// Every directory under `root` (and the root) an hour older: out of the racy window.
+void age_directories(const std::string& root) {
+  struct timespec times[2];
+  ::clock_gettime(CLOCK_REALTIME, &times[0]);
+  times[0].tv_sec -= 3600;
+  times[1] = times[0];
+  std::vector<std::string> dirs{root};
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+    if (e.is_directory()) dirs.push_back(e.path().string());
+  for (const std::string& d : dirs)
+    ::utimensat(AT_FDCWD, d.c_str(), times, AT_SYMLINK_NOFOLLOW);
+}
+
+// A file created (maybe with its directories), rewritten or deleted.
+void random_disk_change(std::mt19937& rng, const std::string& root) {
+  const std::string path =
+      root + "/" +
+      (rng() % 2 ? kPaths[rng() % std::size(kPaths)] : kDiskOnly[rng() % std::size(kDiskOnly)]);
+  std::error_code ec;
+  if (rng() % 3 == 0)
+    std::filesystem::remove(path, ec);
+  else
+    test::put_file(path, kWords[rng() % std::size(kWords)]);
+}
+
+} // namespace
+
+TEST_CASE("chained analyses with a shared file cache equal fresh ones while files change unseen",
+          "[lsp][incremental]") {
+  test::TempRoot root;
+  lsp::Settings settings;
+  const auto context = lsp::make_context(settings, {root.dir});
+  REQUIRE(context->apply_config);
+  size_t reused = 0, steps = 0, vouched = 0;
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    std::mt19937 rng(seed);
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(root.dir))
+      std::filesystem::remove_all(entry.path(), ec);
+    test::put_file(root.dir + "/a.txt", "alpha beta");
+    test::put_file(root.dir + "/d/c.txt", "gamma");
+    auto files = std::make_shared<lsp::CachedDiskSource>();
+    size_t blocks = 0;
+    std::string text;
+    for (int i = 0; i < 10; ++i)
+      text += random_block(rng, blocks++);
+    std::shared_ptr<const lsp::Analysis> previous =
+        lsp::analyze(std::make_shared<const std::string>(text), 0, 1, context, files, nullptr);
+    for (int step = 0; step < 30; ++step) {
+      if (rng() % 3 == 0) { // an edit: a block added, or a character typed in prose
+        if (rng() % 2)
+          text += random_block(rng, blocks++);
+        else
+          text.insert(rng() % (text.size() + 1), "x");
+      }
+      if (rng() % 2) random_disk_change(rng, root.dir);
+      if (rng() % 2) age_directories(root.dir);
+      INFO("seed " << seed << " step " << step << "\n" << text);
+      auto shared_text = std::make_shared<const std::string>(text);
+      const auto now = lsp::analyze(shared_text, step + 1, step + 2, context, files, previous);
+      const auto full = lsp::analyze(shared_text, step + 1, step + 2, context,
+                                     std::make_shared<lsp::CachedDiskSource>(), nullptr);
+      REQUIRE(now->simulation);
+      REQUIRE(full->simulation);
+      CHECK(apply::simulation_difference(*full->simulation, *now->simulation) == "");
+      reused += now->simulation->reused_blocks;
+      vouched += files->stats().paths - files->stats().looked;
+      ++steps;
+      previous = now;
+    }
+  }
+  // Meaningful only if blocks were in fact taken over.
+  INFO("steps " << steps << ", blocks reused " << reused << ", paths vouched for " << vouched);
+  CHECK(reused > steps * 3);
+  CHECK(vouched > steps); // the ancestors did answer for missing paths
+}
+
+} // namespace blockls
