@@ -65,8 +65,7 @@ void StreamSession::feed(std::string_view chunk) {
 void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   for (; started_ < blocks.size(); ++started_) {
     const Block& block = blocks[started_];
-    event_.clear();
-    JsonWriter w(&event_);
+    JsonWriter& w = start_event();
     w.begin_object();
     w.key("block_id");
     if (block.id.empty())
@@ -234,8 +233,7 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
   }
   for (size_t b = 0; b <= count; ++b) {
     for (size_t i : loose_before[b]) {
-      event_.clear();
-      JsonWriter w(&event_);
+      JsonWriter& w = start_event();
       w.begin_object();
       w.key("error");
       write_diagnostic(w, text, checked, diagnostics[i]);
@@ -244,8 +242,7 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
       emit_({"error", event_});
     }
     if (b == count) break;
-    event_.clear();
-    JsonWriter w(&event_);
+    JsonWriter& w = start_event();
     w.begin_object();
     w.key("block");
     write_block(w, text, checked, b, catalog);
@@ -281,8 +278,7 @@ size_t StreamSession::finish() {
     if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
   rest.resume_points.clear();
   check_and_emit(text, std::move(rest), settled_.offset);
-  event_.clear();
-  JsonWriter w(&event_);
+  JsonWriter& w = start_event();
   w.begin_object();
   w.field("event", "done");
   w.key("summary");

@@ -157,6 +157,28 @@ TEST_CASE("the JSON writer matches dump_json on random documents", "[json_writer
   }
 }
 
+TEST_CASE("one writer writes values one after another as fresh writers do", "[json_writer]") {
+  // `blockls stream` writes every event with one writer, its text cleared in between: after
+  // a complete value the writer must be back at the top level (no separator, no open
+  // container, no pending key carried into the next value).
+  const std::vector<nlohmann::json> values = {
+      {{"event", "block_start"}, {"line", 3}, {"partial", true}},
+      nlohmann::json::array({1, nlohmann::json::object(), {{"a", {nullptr}}}}),
+      "text",
+      {{"block", {{"commands", nlohmann::json::array()}}}, {"errors", {{{"code", "X"}}}}},
+      {{"event", "done"}},
+  };
+  for (int indent : {-1, 2}) {
+    std::string out;
+    JsonWriter reused(&out, indent);
+    for (const nlohmann::json& v : values) {
+      out.clear();
+      reused.value(v);
+      REQUIRE(out == written(v, indent));
+    }
+  }
+}
+
 TEST_CASE("keys: short plain ones, long ones, tricky ones, deep in the indentation",
           "[json_writer]") {
   // Short plain keys take a path of their own (one append), up to 48 bytes and 64 columns of
