@@ -3,8 +3,9 @@
 // is reallocated; large (on Linux), it is a mapping of its own grown by mremap, so a transcript
 // fed in small chunks is neither copied again at each doubling nor faulted into fresh pages
 // again. (A std::string grown to 2 MB this way cost `blockls stream` more than parsing.) The
-// mapping's pages are made ready a window ahead of the text (one system call per 256 KiB)
-// rather than faulted in one at a time as 64-byte chunks reach them.
+// mapping is aligned to 2 MiB and asks for transparent huge pages, and its pages are made
+// ready a window ahead of the text (one system call per 256 KiB) rather than faulted in one
+// at a time as 64-byte chunks reach them.
 #pragma once
 
 #include <cstddef>

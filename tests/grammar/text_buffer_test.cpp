@@ -1,9 +1,10 @@
 // The streaming parse's growing text (grammar/text_buffer.h): whatever the sizes of the
 // appends, it holds exactly the bytes given, across its reallocations and moves; a mapping's
-// pages are readied ahead of the text a window at a time.
+// pages are readied ahead of the text a window at a time, and it stays aligned to 2 MiB.
 #include "grammar/text_buffer.h"
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <string>
 
 using blockls::TextBuffer;
@@ -75,4 +76,21 @@ TEST_CASE("TextBuffer readies a mapping's pages ahead of the text, a window at a
   assigned.append(chunk);
   CHECK(assigned.view().find_first_not_of('x') == std::string_view::npos);
 #endif
+}
+
+TEST_CASE("TextBuffer's mapping stays aligned to 2 MiB as it grows (huge pages)") {
+  TextBuffer buffer;
+  std::string want;
+  const std::string chunk(4096, 'y');
+  while (buffer.size() < (9u << 20)) { // past a mapping of 2, 4 and 8 MiB
+    buffer.append(chunk);
+    want += chunk;
+#if defined(__linux__)
+    if (buffer.size() >= (512u << 10)) { // a mapping (from 256 KiB on)
+      REQUIRE(reinterpret_cast<uintptr_t>(buffer.view().data()) % (2u << 20) == 0);
+      REQUIRE(buffer.capacity() % (2u << 20) == 0);
+    }
+#endif
+  }
+  CHECK(buffer.view() == want);
 }
