@@ -50,8 +50,12 @@ StreamSession::StreamSession(CheckOptions options, Emit emit)
   if (options_.parse.wide_line_index) lines_.widen();
 }
 
+// A chunk that completes no line (a quarter of the 64-byte reads of a transcript) leaves
+// everything the parse has found as it was, and so every event: it is only stored.
 void StreamSession::feed(std::string_view chunk) {
+  const uint32_t lines_before = parser_.complete_lines();
   parser_.feed(chunk);
+  if (parser_.complete_lines() == lines_before) return;
   const std::optional<OpenValue> open = parser_.open_value();
   close_value(open, parser_.blocks_so_far());
   emit_starts(parser_.blocks_so_far());
