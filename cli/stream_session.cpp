@@ -50,8 +50,12 @@ StreamSession::StreamSession(CheckOptions options, Emit emit)
   if (options_.parse.wide_line_index) lines_.widen();
 }
 
+// A chunk that completes no line (a quarter of the 64-byte reads of a transcript) leaves
+// everything the parse has found as it was, and so every event: it is only stored.
 void StreamSession::feed(std::string_view chunk) {
+  const uint32_t lines_before = parser_.complete_lines();
   parser_.feed(chunk);
+  if (parser_.complete_lines() == lines_before) return;
   const std::optional<OpenValue> open = parser_.open_value();
   close_value(open, parser_.blocks_so_far());
   emit_starts(parser_.blocks_so_far());
@@ -65,8 +69,7 @@ void StreamSession::feed(std::string_view chunk) {
 void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   for (; started_ < blocks.size(); ++started_) {
     const Block& block = blocks[started_];
-    event_.clear();
-    JsonWriter w(&event_);
+    JsonWriter& w = start_event();
     w.begin_object();
     w.key("block_id");
     if (block.id.empty())
@@ -234,8 +237,7 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
   }
   for (size_t b = 0; b <= count; ++b) {
     for (size_t i : loose_before[b]) {
-      event_.clear();
-      JsonWriter w(&event_);
+      JsonWriter& w = start_event();
       w.begin_object();
       w.key("error");
       write_diagnostic(w, text, checked, diagnostics[i]);
@@ -244,8 +246,7 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
       emit_({"error", event_});
     }
     if (b == count) break;
-    event_.clear();
-    JsonWriter w(&event_);
+    JsonWriter& w = start_event();
     w.begin_object();
     w.key("block");
     write_block(w, text, checked, b, catalog);
@@ -281,8 +282,7 @@ size_t StreamSession::finish() {
     if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
   rest.resume_points.clear();
   check_and_emit(text, std::move(rest), settled_.offset);
-  event_.clear();
-  JsonWriter w(&event_);
+  JsonWriter& w = start_event();
   w.begin_object();
   w.field("event", "done");
   w.key("summary");

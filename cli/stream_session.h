@@ -59,6 +59,11 @@ private:
     mutable std::string head{}; // its value_chunk events up to the text (see emit_value_chunk)
   };
 
+  // Clears event_ and returns the writer of its next event.
+  JsonWriter& start_event() {
+    event_.clear();
+    return writer_;
+  }
   void emit_starts(const std::vector<Block>& blocks);
   // value_chunk events: the streamed value, if `open` is no longer it, has closed — its
   // remainder (the part of its value in `blocks` not reported yet) goes out; then what `open`
@@ -78,7 +83,11 @@ private:
 
   CheckOptions options_;
   Emit emit_;
-  std::string event_;      // the text of the event being written (its buffer reused)
+  std::string event_; // the text of the event being written (its buffer reused)
+  // Writes each event into event_: one writer for all of them (each event is one complete
+  // value, after which the writer is back at the top level), so that an event does not
+  // allocate the writer's list of open containers anew.
+  JsonWriter writer_{&event_};
   std::string value_text_; // a value's text being reported (its buffer reused)
   BlockEndHook on_block_end_;
   DocumentParser parser_;

@@ -59,36 +59,24 @@ bool well_formed_utf8(std::string_view s) {
   return true;
 }
 
-void append_escape(std::string* out, unsigned char c) {
-  switch (c) {
-  case '"':
-    out->append("\\\"");
-    return;
-  case '\\':
-    out->append("\\\\");
-    return;
-  case '\b':
-    out->append("\\b");
-    return;
-  case '\f':
-    out->append("\\f");
-    return;
-  case '\n':
-    out->append("\\n");
-    return;
-  case '\r':
-    out->append("\\r");
-    return;
-  case '\t':
-    out->append("\\t");
-    return;
-  default: {
-    static constexpr char kHex[] = "0123456789abcdef";
-    const char u[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-    out->append(u, sizeof u);
-  }
-  }
-}
+// The escape of each control character, as nlohmann writes it: the short forms it has, else
+// \u00XX (`size` of the 6 bytes of `text` count).
+struct ControlEscape {
+  uint8_t size;
+  char text[6];
+};
+constexpr std::array<ControlEscape, 0x20> kControlEscapes = [] {
+  std::array<ControlEscape, 0x20> t{};
+  constexpr char kHex[] = "0123456789abcdef";
+  for (int c = 0; c < 0x20; ++c)
+    t[c] = {6, {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]}};
+  t['\b'] = {2, {'\\', 'b'}};
+  t['\f'] = {2, {'\\', 'f'}};
+  t['\n'] = {2, {'\\', 'n'}};
+  t['\r'] = {2, {'\\', 'r'}};
+  t['\t'] = {2, {'\\', 't'}};
+  return t;
+}();
 
 } // namespace
 
@@ -119,39 +107,66 @@ inline uint32_t bytes_to_look_at(const unsigned char* p, bool utf8_checked) {
 
 } // namespace
 
+// The literal is written into a buffer on the stack, 16 bytes of text at a time, and appended
+// to `*out` in a few large pieces: escapes (a line break every few dozen bytes of code) and
+// the runs between them are copied without a call into std::string each (a value_chunk event
+// of `blockls stream` is mostly one short string; this was the stream's hottest function).
 void append_json_string(std::string* out, std::string_view text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t n = text.size();
   const size_t start = out->size();
-  out->reserve(start + n + 2);
-  out->push_back('"');
+  char buffer[512];
+  size_t b = 0;
+  buffer[b++] = '"';
   bool utf8_checked = false; // the rest of the text, from the first non-ASCII byte, is valid
-  size_t run = 0;            // the start of the bytes not yet copied
-  // One byte that needs a look: escaped, or (the first non-ASCII byte) the check of the rest.
-  // False when the text is not valid UTF-8.
-  const auto look_at = [&](size_t i) {
-    const uint8_t kind = kByteClass[p[i]];
-    if (kind == 1) {
-      out->append(text.data() + run, i - run);
-      append_escape(out, p[i]);
-      run = i + 1;
-    } else if (kind == 2 && !utf8_checked) {
-      if (!well_formed_utf8(text.substr(i))) return false;
-      utf8_checked = true;
+  // The `count` <= 16 bytes at `q`, the text's from `at` on; 32 bytes from q are readable (runs
+  // are copied 16 bytes at a time: only the bytes that belong to them are kept). False when the
+  // text is not valid UTF-8.
+  const auto put = [&](const unsigned char* q, size_t count, size_t at) {
+    if (b > sizeof buffer - 16 * 6 - 16) { // room for 16 escapes and a 16-byte copy
+      out->append(buffer, b);
+      b = 0;
     }
+    const uint32_t in_text = count == 16 ? 0xffffu : (1u << count) - 1;
+    uint32_t bits = bytes_to_look_at(q, utf8_checked) & in_text;
+    size_t copied = 0; // bytes of `q` written
+    while (bits != 0) {
+      const size_t i = static_cast<size_t>(__builtin_ctz(bits));
+      bits &= bits - 1;
+      const unsigned char c = q[i];
+      if (c >= 0x80) { // the first non-ASCII byte: the rest is checked once
+        if (!well_formed_utf8(text.substr(at + i))) return false;
+        utf8_checked = true;
+        bits &= bytes_to_look_at(q, true); // non-ASCII is fine now
+        continue;
+      }
+      std::memcpy(buffer + b, q + copied, 16);
+      b += i - copied;
+      if (c >= 0x20) { // '"' or '\\'
+        buffer[b] = '\\';
+        buffer[b + 1] = static_cast<char>(c);
+        b += 2;
+      } else {
+        std::memcpy(buffer + b, kControlEscapes[c].text, 6);
+        b += kControlEscapes[c].size;
+      }
+      copied = i + 1;
+    }
+    std::memcpy(buffer + b, q + copied, 16);
+    b += count - copied;
     return true;
   };
   bool valid = true;
   size_t i = 0;
-  for (; valid && i + 16 <= n; i += 16) {
-    for (uint32_t bits = bytes_to_look_at(p + i, utf8_checked); bits != 0 && valid;) {
-      valid = look_at(i + static_cast<size_t>(__builtin_ctz(bits)));
-      bits &= bits - 1;
-      if (utf8_checked) bits &= bytes_to_look_at(p + i, true); // non-ASCII is fine now
-    }
+  for (; valid && i + 32 <= n; i += 16)
+    valid = put(p + i, 16, i);
+  if (valid && i < n) { // the last 1 to 31 bytes, from a copy that can be read past them
+    unsigned char tail[48];
+    std::memset(tail, 'a', sizeof tail);
+    std::memcpy(tail, p + i, n - i);
+    for (size_t t = 0; valid && t < n - i; t += 16)
+      valid = put(tail + t, std::min<size_t>(16, n - i - t), i + t);
   }
-  for (; valid && i < n; ++i)
-    if (kByteClass[p[i]] != 0) valid = look_at(i);
   if (!valid) {
     // Invalid UTF-8 (rare: a binary-ish document) is left to nlohmann, whose replacement rules
     // this must match byte for byte.
@@ -159,8 +174,8 @@ void append_json_string(std::string* out, std::string_view text) {
     out->append(dump_json(nlohmann::json(std::string(text))));
     return;
   }
-  out->append(text.data() + run, n - run);
-  out->push_back('"');
+  buffer[b++] = '"';
+  out->append(buffer, b);
 }
 
 // A line break and up to 64 columns of indent in one append (reports nest a few levels).

@@ -709,6 +709,10 @@ const std::vector<ResumePoint>& DocumentParser::resume_points_so_far() const {
   return state_->router.doc().resume_points;
 }
 
+uint32_t DocumentParser::complete_lines() const {
+  return state_->line_number;
+}
+
 const LineIndex& DocumentParser::lines_so_far() const {
   return state_->lines;
 }

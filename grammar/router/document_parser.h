@@ -39,6 +39,9 @@ public:
   // The line starts of the text fed so far (up to its last line break; valid until the next
   // feed): a caller that indexes the text up to a resume point copies them from here.
   const LineIndex& lines_so_far() const;
+  // How many complete lines have been parsed (a feed that completes none changes nothing of
+  // what the parse has found: blocks, diagnostics, resume points, open value).
+  uint32_t complete_lines() const;
   // The value of the open block whose lines are arriving, for the dialects whose grammar
   // knows value lines (NESL heredoc values, heredoc bodies); nullopt otherwise.
   std::optional<OpenValue> open_value() const;

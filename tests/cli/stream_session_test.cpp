@@ -139,6 +139,47 @@ TEST_CASE("stream: the events of any chunking give exactly check's blocks and er
   CHECK(checked > 100);
 }
 
+TEST_CASE("stream: a chunk that completes no line emits nothing and changes no later event",
+          "[cli][stream]") {
+  // Such a chunk is only stored (StreamSession::feed returns early): the events of a chunking
+  // are exactly those of the same chunking with every such chunk joined to the next one.
+  const auto events_of = [](std::string_view text, const std::vector<size_t>& cuts,
+                            bool* silent_ok) {
+    std::vector<std::string> events;
+    cli::StreamSession session({}, [&](const cli::StreamEvent& e) { events.emplace_back(e.json); });
+    size_t at = 0;
+    for (size_t cut : cuts) {
+      const std::string_view piece = text.substr(at, cut - at);
+      const size_t before = events.size();
+      session.feed(piece);
+      if (piece.find('\n') == std::string_view::npos && events.size() != before) *silent_ok = false;
+      at = cut;
+    }
+    session.feed(text.substr(at));
+    session.finish();
+    return events;
+  };
+  Rng rng(0x5e1f);
+  size_t compared = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    if (input.text.empty()) continue;
+    std::vector<size_t> cuts, joined; // joined: without the cuts that end a piece with no break
+    size_t at = 0;
+    for (size_t cut = rng.below(24) + 1; cut < input.text.size(); cut += rng.below(40) + 1) {
+      cuts.push_back(cut);
+      if (input.text.substr(at, cut - at).find('\n') != std::string::npos) joined.push_back(cut);
+      at = cut;
+    }
+    bool silent_ok = true;
+    const std::vector<std::string> got = events_of(input.text, cuts, &silent_ok);
+    INFO(input.name);
+    REQUIRE(silent_ok);
+    REQUIRE(got == events_of(input.text, joined, &silent_ok));
+    ++compared;
+  }
+  CHECK(compared > 100);
+}
+
 TEST_CASE("stream: a block's block_end is emitted when its closing line is fed", "[cli][stream]") {
   std::vector<std::string> events;
   cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {

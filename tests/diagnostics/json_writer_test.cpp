@@ -62,6 +62,45 @@ TEST_CASE("the JSON writer escapes at every position of a 16-byte stretch", "[js
       }
 }
 
+TEST_CASE("the JSON writer writes long strings and every length as dump_json does",
+          "[json_writer]") {
+  // The literal is built in a stack buffer handed over when it fills (escapes can make it six
+  // times the text), 16 bytes at a time with a padded copy of the last 1 to 31: every length
+  // up to 300, texts dense with escapes, and invalid UTF-8 found late, after the buffer was
+  // handed over (the whole literal is then nlohmann's), each appended after other text.
+  std::mt19937 rng(20261126);
+  const std::vector<std::string> pieces = {"a",
+                                           "bc",
+                                           "\"",
+                                           "\\",
+                                           "\n",
+                                           "\r\n",
+                                           "\t",
+                                           std::string(1, '\0'),
+                                           "\x1f",
+                                           " ",
+                                           "\xc3\xa9",
+                                           "\xe2\x82\xac",
+                                           "\xf0\x9f\x98\x80"};
+  for (size_t length = 0; length <= 300; ++length)
+    for (int round = 0; round < 4; ++round) {
+      std::string text;
+      while (text.size() < length)
+        text += pieces[rng() % pieces.size()];
+      text.resize(length); // (may cut a character: invalid at the end)
+      if (round == 3 && length > 0) text[rng() % length] = '\xff'; // invalid, anywhere
+      std::string out = "prefix";
+      append_json_string(&out, text);
+      REQUIRE(out == "prefix" + dump_json(nlohmann::json(text)));
+    }
+  for (const std::string& s : tricky_strings()) {
+    const std::string text = std::string(2000, '\n') + s + std::string(700, '"');
+    std::string out;
+    append_json_string(&out, text);
+    REQUIRE(out == dump_json(nlohmann::json(text)));
+  }
+}
+
 TEST_CASE("the JSON writer lays out nested values as dump_json does", "[json_writer]") {
   const nlohmann::json value = {
       {"empty_object", nlohmann::json::object()},
@@ -115,6 +154,28 @@ TEST_CASE("the JSON writer matches dump_json on random documents", "[json_writer
     const nlohmann::json v = random_value(4);
     REQUIRE(written(v, -1) == dump_json(v, -1));
     REQUIRE(written(v, 2) == dump_json(v, 2));
+  }
+}
+
+TEST_CASE("one writer writes values one after another as fresh writers do", "[json_writer]") {
+  // `blockls stream` writes every event with one writer, its text cleared in between: after
+  // a complete value the writer must be back at the top level (no separator, no open
+  // container, no pending key carried into the next value).
+  const std::vector<nlohmann::json> values = {
+      {{"event", "block_start"}, {"line", 3}, {"partial", true}},
+      nlohmann::json::array({1, nlohmann::json::object(), {{"a", {nullptr}}}}),
+      "text",
+      {{"block", {{"commands", nlohmann::json::array()}}}, {"errors", {{{"code", "X"}}}}},
+      {{"event", "done"}},
+  };
+  for (int indent : {-1, 2}) {
+    std::string out;
+    JsonWriter reused(&out, indent);
+    for (const nlohmann::json& v : values) {
+      out.clear();
+      reused.value(v);
+      REQUIRE(out == written(v, indent));
+    }
   }
 }
 

@@ -107,3 +107,26 @@ TEST_CASE("a wide line index (as past 4 GiB) gives the same parse", "[chunks]") 
     REQUIRE(test::dump(parser.text(), streamed).dump(1) == expected.dump(1));
   }
 }
+
+TEST_CASE("complete_lines counts the lines a feed completes; a feed without a break adds none",
+          "[router]") {
+  // `blockls stream` skips its per-feed work when a feed completes no line: nothing the parse
+  // found can have changed then.
+  DocumentParser parser;
+  CHECK(parser.complete_lines() == 0);
+  parser.feed("cat > a.txt << 'E");
+  CHECK(parser.complete_lines() == 0);
+  const size_t blocks = parser.blocks_so_far().size();
+  parser.feed("OF'\nbo");
+  CHECK(parser.complete_lines() == 1);
+  CHECK(parser.blocks_so_far().size() == blocks + 1);
+  parser.feed("dy");
+  CHECK(parser.complete_lines() == 1);
+  parser.feed("\r");
+  CHECK(parser.complete_lines() == 1); // a CR alone ends no line
+  parser.feed("\n\n\nEOF");
+  CHECK(parser.complete_lines() == 4);
+  parser.feed("\n");
+  CHECK(parser.complete_lines() == 5);
+  CHECK(parser.resume_points_so_far().size() == 1);
+}
