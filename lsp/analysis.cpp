@@ -109,7 +109,6 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
         apply::SimulationOptions options;
         options.paths = a->context->paths.get();
         a->path_epoch = options.paths->epoch();
-        // The base's blocks are reusable when it resolved paths with the same answers.
         // The files that changed since the base read them: its blocks that observed none of
         // them are taken over without reading their files again.
         std::optional<std::vector<std::string>> changed;
@@ -124,9 +123,9 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
                       changed ? &*changed : nullptr};
           options.base = &previous;
         }
-        const apply::FileSource& source =
+        const apply::FileSource& read_from =
             files ? static_cast<const apply::FileSource&>(*files) : disk;
-        a->simulation = apply::simulate_plan(input, source, options);
+        a->simulation = apply::simulate_plan(input, read_from, options);
         if (!a->simulation->diagnostics.empty()) {
           a->diagnostics.insert(a->diagnostics.end(), a->simulation->diagnostics.begin(),
                                 a->simulation->diagnostics.end());

@@ -92,7 +92,7 @@ apply::FileState CachedDiskSource::read(const std::string& path) const {
     return {}; // missing
   }
   const Key key = key_of(st);
-  if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+  if (!S_ISREG(st.st_mode)) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       record(path, key);
@@ -163,10 +163,12 @@ uint64_t CachedDiskSource::refresh() {
   std::vector<std::pair<std::shared_ptr<const Anchor>, bool>> anchors;
   size_t last = 0;
   const auto anchor_index = [&](const Anchor* a) {
-    if (last < anchors.size() && anchors[last].first.get() == a) return last;
-    for (last = 0; last < anchors.size() && anchors[last].first.get() != a; ++last) {
-    }
-    return last;
+    if (last >= anchors.size() || anchors[last].first.get() != a)
+      last = static_cast<size_t>(
+          std::find_if(anchors.begin(), anchors.end(),
+                       [a](const auto& known) { return known.first.get() == a; }) -
+          anchors.begin());
+    return last; // anchors.size() when not there
   };
   uint64_t clears = 0;
   {

@@ -9,6 +9,8 @@
 #include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>
+#include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
@@ -62,6 +64,20 @@ void put_file(const std::string& path, const std::string& text) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   std::ofstream f(path, std::ios::binary);
   f << text;
+}
+
+void empty_dir(const std::string& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    std::filesystem::remove_all(entry.path(), ec);
+}
+
+void age(const std::string& path) {
+  struct timespec times[2];
+  ::clock_gettime(CLOCK_REALTIME, &times[0]);
+  times[0].tv_sec -= 3600;
+  times[1] = times[0];
+  REQUIRE(::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW) == 0);
 }
 
 std::string get_file(const std::string& path) {

@@ -26,6 +26,11 @@ std::string rewrite_tmp_paths(const std::string& text, const std::string& root);
 // Creates `path`'s parent directories and writes `text`.
 void put_file(const std::string& path, const std::string& text);
 std::string get_file(const std::string& path); // "<missing>" when absent
+// Removes everything inside `dir` (not `dir` itself).
+void empty_dir(const std::string& dir);
+// Sets `path`'s mtime and atime an hour back (not following a symlink): out of any racy
+// window, as a file or directory nobody touched for a while is.
+void age(const std::string& path);
 
 // A fresh temporary directory as the apply root (canonical path in `dir`), removed afterwards.
 struct TempRoot {

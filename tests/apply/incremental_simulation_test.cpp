@@ -129,9 +129,7 @@ TEST_CASE("a simulation reusing the previous one equals a full simulation after 
   size_t reused = 0, steps = 0;
   for (unsigned seed = 1; seed <= 12; ++seed) {
     std::mt19937 rng(seed);
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(root.dir))
-      std::filesystem::remove_all(entry.path(), ec);
+    test::empty_dir(root.dir);
     test::put_file(root.dir + "/a.txt", "alpha beta");
     test::put_file(root.dir + "/d/c.txt", "gamma");
     size_t blocks = 0;

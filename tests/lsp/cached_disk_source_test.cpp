@@ -6,24 +6,12 @@
 #include "lsp/cached_disk_source.h"
 
 #include <catch2/catch.hpp>
-#include <fcntl.h>
 #include <filesystem>
-#include <sys/stat.h>
 
 namespace blockls {
 namespace {
 
 using Kind = apply::FileState::Kind;
-
-// Sets `path`'s mtime (and atime) an hour back: out of the racy window, as a directory
-// nobody touched for a while is.
-void age(const std::string& path) {
-  struct timespec times[2];
-  ::clock_gettime(CLOCK_REALTIME, &times[0]);
-  times[0].tv_sec -= 3600;
-  times[1] = times[0];
-  REQUIRE(::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW) == 0);
-}
 
 std::vector<std::string> changed(const lsp::CachedDiskSource& files, uint64_t since) {
   const auto c = files.changed_since(since);
@@ -79,8 +67,8 @@ TEST_CASE("a missing path is vouched for by its ancestor only while nothing can 
   }
 
   SECTION("an old directory vouches for its missing paths until an entry appears in it") {
-    age(top + "/src");
-    age(top);
+    test::age(top + "/src");
+    test::age(top);
     const uint64_t g0 = files.refresh(); // anchors: src (for in_src) and the root (for deep)
     files.refresh();
     CHECK(files.stats().looked == 0); // nothing examined one by one: the anchors held
@@ -101,11 +89,11 @@ TEST_CASE("a missing path is vouched for by its ancestor only while nothing can 
   }
 
   SECTION("an ancestor replaced by a file of the same times is seen (inode, mode)") {
-    age(top + "/src");
+    test::age(top + "/src");
     const uint64_t g0 = files.refresh();
     std::filesystem::remove_all(top + "/src");
     test::put_file(top + "/src", "now a file");
-    age(top + "/src");
+    test::age(top + "/src");
     files.refresh();
     CHECK(changed(files, g0).empty()); // src/new.py is still missing (ENOTDIR)
     CHECK(files.read(in_src).kind == Kind::missing);

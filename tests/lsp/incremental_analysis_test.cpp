@@ -11,11 +11,9 @@
 #include "lsp/analysis.h"
 
 #include <catch2/catch.hpp>
-#include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <random>
-#include <sys/stat.h>
 
 namespace blockls {
 namespace {
@@ -55,15 +53,9 @@ std::string random_block(std::mt19937& rng, size_t n) {
 
 // Every directory under `root` (and the root) an hour older: out of the racy window.
 void age_directories(const std::string& root) {
-  struct timespec times[2];
-  ::clock_gettime(CLOCK_REALTIME, &times[0]);
-  times[0].tv_sec -= 3600;
-  times[1] = times[0];
-  std::vector<std::string> dirs{root};
+  test::age(root);
   for (const auto& e : std::filesystem::recursive_directory_iterator(root))
-    if (e.is_directory()) dirs.push_back(e.path().string());
-  for (const std::string& d : dirs)
-    ::utimensat(AT_FDCWD, d.c_str(), times, AT_SYMLINK_NOFOLLOW);
+    if (e.is_directory()) test::age(e.path().string());
 }
 
 // A file created (maybe with its directories), rewritten or deleted.
@@ -89,9 +81,7 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
   size_t reused = 0, steps = 0, vouched = 0;
   for (unsigned seed = 1; seed <= 6; ++seed) {
     std::mt19937 rng(seed);
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(root.dir))
-      std::filesystem::remove_all(entry.path(), ec);
+    test::empty_dir(root.dir);
     test::put_file(root.dir + "/a.txt", "alpha beta");
     test::put_file(root.dir + "/d/c.txt", "gamma");
     auto files = std::make_shared<lsp::CachedDiskSource>();
