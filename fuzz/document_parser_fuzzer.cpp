@@ -216,7 +216,7 @@ void check_outputs(std::string_view text, const CheckedDocument& checked) {
     check_json(lsp::document_symbols(features), "lsp symbols");
     check_json(lsp::folding_ranges(features), "lsp folding");
     if (const auto edit = lsp::fix_all_edit(features)) check_json(*edit, "lsp fix all");
-    for (const Block& b : analysis->checked.parsed.blocks)
+    for (const Block& b : analysis->checked().parsed.blocks)
       if (const auto hover = lsp::hover(features, {b.start_line, 1}))
         check_json(*hover, "lsp hover");
   }

@@ -41,7 +41,7 @@ make_context(const Settings& settings, const std::vector<std::string>& workspace
 }
 
 int Analysis::block_at_line(uint32_t line) const {
-  const auto& blocks = checked.parsed.blocks;
+  const auto& blocks = checked_->parsed.blocks;
   for (size_t b = 0; b < blocks.size(); ++b) {
     const Block& block = blocks[b];
     const uint32_t last = block.end_line
@@ -59,9 +59,11 @@ size_t Analysis::block_errors(int b) const {
 
 const apply::Plan& Analysis::plan() const {
   std::call_once(plan_once_, [this] {
-    if (!too_large) plan_ = apply::build_plan(*text, checked, *context->catalog);
+    plan_ = too_large ? std::make_shared<const apply::Plan>()
+                      : std::make_shared<const apply::Plan>(
+                            apply::build_plan(*text, *checked_, *context->catalog));
   });
-  return plan_;
+  return *plan_;
 }
 
 const apply::BlockSimulation* Analysis::block_simulation(int b) const {
@@ -83,28 +85,43 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
   a->version = version;
   a->generation = generation;
   const std::string_view source = *a->text;
+  // The same text as the base (files changed on disk, settings aside): its check and plan are
+  // this one's, shared instead of computed again.
+  const bool same_text = base && base->context == a->context && !base->too_large && base->text &&
+                         (base->text == a->text || *base->text == source);
   if (source.size() > a->context->settings.max_document_bytes) {
     a->too_large = true;
-    a->checked.parsed.lines = LineIndex(source);
+    auto checked = std::make_shared<CheckedDocument>();
+    checked->parsed.lines = LineIndex(source);
+    a->checked_ = std::move(checked);
   } else {
     CheckOptions options;
     options.parse.dialects = a->context->settings.dialects;
     options.catalog = a->context->catalog.get();
     options.keep_parser_diagnostics = true; // the next edit re-checks this one incrementally
-    if (base && base->context == a->context && !base->too_large && base->text)
-      a->checked =
-          recheck_with_verified_fixes(*base->text, base->checked, source, options, &a->incremental);
-    else
-      a->checked = check_with_verified_fixes(source, options);
-    a->diagnostics = a->checked.diagnostics;
+    if (same_text) {
+      a->checked_ = base->checked_;
+      a->incremental = true;
+    } else if (base && base->context == a->context && !base->too_large && base->text) {
+      a->checked_ = std::make_shared<const CheckedDocument>(recheck_with_verified_fixes(
+          *base->text, *base->checked_, source, options, &a->incremental));
+    } else {
+      a->checked_ =
+          std::make_shared<const CheckedDocument>(check_with_verified_fixes(source, options));
+    }
+    const CheckedDocument& checked = *a->checked_;
+    a->diagnostics = checked.diagnostics;
     if (a->context->apply_config) {
       // The workspace diagnostics are published: the plan and its simulation are needed now.
       // Built here (on the worker, before anyone else sees `a`), so plan() returns it as is.
-      apply::Plan& plan = a->plan_;
-      std::call_once(a->plan_once_,
-                     [&] { plan = apply::build_plan(source, a->checked, *a->context->catalog); });
+      std::call_once(a->plan_once_, [&] {
+        a->plan_ = same_text ? base->plan_ptr()
+                             : std::make_shared<const apply::Plan>(
+                                   apply::build_plan(source, checked, *a->context->catalog));
+      });
+      const apply::Plan& plan = *a->plan_;
       if (!plan.actions.empty()) {
-        apply::SimulationInput input{source, &a->checked, &plan, &*a->context->apply_config};
+        apply::SimulationInput input{source, &checked, &plan, &*a->context->apply_config};
         apply::DiskSource disk;
         apply::SimulationOptions options;
         options.paths = a->context->paths.get();
@@ -119,7 +136,7 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
             base->path_epoch == a->path_epoch) {
           if (files && base->files_generation != 0)
             changed = files->changed_since(base->files_generation);
-          previous = {*base->text, &base->checked, &base->plan(), &*base->simulation,
+          previous = {*base->text, &base->checked(), &base->plan(), &*base->simulation,
                       changed ? &*changed : nullptr};
           options.base = &previous;
         }
@@ -135,7 +152,7 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
     }
   }
   // Counted once: lenses, symbols and execute ask for every block.
-  a->block_error_counts.assign(a->checked.parsed.blocks.size(), 0);
+  a->block_error_counts.assign(a->checked_->parsed.blocks.size(), 0);
   for (const Diagnostic& d : a->diagnostics)
     if (d.block >= 0 && static_cast<size_t>(d.block) < a->block_error_counts.size() &&
         is_error(d.severity))

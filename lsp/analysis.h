@@ -45,19 +45,26 @@ struct Analysis {
   int64_t version = 0;
   uint64_t generation = 0;
   bool too_large = false; // over max_document_bytes: nothing but one diagnostic
-  CheckedDocument checked;
   std::optional<apply::Simulation> simulation; // only with a workspace root
   uint64_t path_epoch = 0;                     // context->paths->epoch() the simulation used
-  uint64_t files_generation = 0; // the file cache's generation the simulation read at
+  uint64_t files_generation = 0;               // the file cache's generation the simulation read at
 
   std::vector<Diagnostic> diagnostics; // engine + workspace diagnostics, by line
   std::chrono::microseconds elapsed{0};
   bool incremental = false; // the engine re-checked only what changed since the base
   std::vector<uint32_t> block_error_counts; // per block: error-severity diagnostics (all kinds)
 
-  const LineIndex& lines() const { return checked.parsed.lines; }
+  // The engine's result; shared with the analysis this one was made from when the text is the
+  // same (a re-check for files changed on disk), together with its plan.
+  const CheckedDocument& checked() const { return *checked_; }
+  const LineIndex& lines() const { return checked_->parsed.lines; }
   // The apply plan, built on first use (thread-safe; empty when too_large).
   const apply::Plan& plan() const;
+  // The same, shared (an analysis of the same text takes it over).
+  std::shared_ptr<const apply::Plan> plan_ptr() const {
+    plan();
+    return plan_;
+  }
   // The block whose lines contain `line`, or -1.
   int block_at_line(uint32_t line) const;
   // Error-severity diagnostics of block `b` (engine and workspace).
@@ -69,8 +76,9 @@ private:
                                                  uint64_t, std::shared_ptr<const AnalysisContext>,
                                                  std::shared_ptr<CachedDiskSource>,
                                                  std::shared_ptr<const Analysis>);
+  std::shared_ptr<const CheckedDocument> checked_;
   mutable std::once_flag plan_once_;
-  mutable apply::Plan plan_;
+  mutable std::shared_ptr<const apply::Plan> plan_;
 };
 
 // `files` is what the workspace simulation reads (only used with a root); null: the disk,

@@ -176,7 +176,7 @@ LspDiagnostic lsp_diagnostic(const FeatureContext& ctx, const Diagnostic& d) {
           CodeDescription{ctx.docs_url + std::string(info->doc_page) + ".md#" + lower(info->name)};
 
   std::vector<DiagnosticRelatedInformation> related;
-  const auto& blocks = ctx.analysis.checked.parsed.blocks;
+  const auto& blocks = ctx.analysis.checked().parsed.blocks;
   if (d.block >= 0 && static_cast<size_t>(d.block) < blocks.size()) {
     const Block& block = blocks[d.block];
     if (block.start_line != d.line)
@@ -335,7 +335,7 @@ std::optional<WorkspaceEdit> fix_all_edit(const FeatureContext& ctx) {
 
 std::vector<CodeLens> code_lenses(const FeatureContext& ctx) {
   std::vector<CodeLens> lenses;
-  const auto& blocks = ctx.analysis.checked.parsed.blocks;
+  const auto& blocks = ctx.analysis.checked().parsed.blocks;
   // Planned actions per block, counted in one pass over the plan.
   std::vector<size_t> actions_of(blocks.size(), 0);
   for (const apply::PlannedAction& a : ctx.analysis.plan().actions)
@@ -386,7 +386,7 @@ std::vector<CodeLens> code_lenses(const FeatureContext& ctx) {
 std::vector<DocumentSymbol> document_symbols(const FeatureContext& ctx) {
   std::vector<DocumentSymbol> symbols;
   const std::string_view text = *ctx.analysis.text;
-  const auto& blocks = ctx.analysis.checked.parsed.blocks;
+  const auto& blocks = ctx.analysis.checked().parsed.blocks;
   const PositionMapper mapper = ctx.mapper();
   // The planned actions are in (block, command) order: one cursor walks them beside the loops.
   const std::vector<apply::PlannedAction>& actions = ctx.analysis.plan().actions;
@@ -488,7 +488,7 @@ std::vector<DocumentSymbol> document_symbols(const FeatureContext& ctx) {
 std::vector<FoldingRange> folding_ranges(const FeatureContext& ctx) {
   std::vector<FoldingRange> ranges;
   const LineIndex& lines = ctx.analysis.lines();
-  for (const Block& block : ctx.analysis.checked.parsed.blocks) {
+  for (const Block& block : ctx.analysis.checked().parsed.blocks) {
     uint32_t last = block.end_line
                         ? *block.end_line
                         : lines.line_of(block.range.end > block.range.begin ? block.range.end - 1
@@ -503,7 +503,7 @@ std::optional<Hover> hover(const FeatureContext& ctx, Position position) {
   if (a.too_large) return std::nullopt;
   const int b = a.block_at_line(position.line);
   if (b < 0) return std::nullopt;
-  const Block& block = a.checked.parsed.blocks[b];
+  const Block& block = a.checked().parsed.blocks[b];
   const apply::ApplyConfig* config = a.context->apply_config ? &*a.context->apply_config : nullptr;
   std::ostringstream md;
   const size_t errors = a.block_errors(b);

@@ -15,7 +15,7 @@ std::vector<const apply::BlockSimulation*> blocks_to_apply(Session& s, const jso
                                                            const ExecuteBlockArguments& args,
                                                            bool all, const Analysis& a,
                                                            std::vector<int>* targets) {
-  const auto& blocks = a.checked.parsed.blocks;
+  const auto& blocks = a.checked().parsed.blocks;
   if (all) {
     for (int b : a.plan().planned_blocks)
       if (a.block_errors(b) == 0) targets->push_back(b);
@@ -130,7 +130,7 @@ void apply_by_edit(Session& s, const json& id, const json& token,
 // The disk backend (Neovim 0.7 and other clients without documentChanges).
 void apply_on_disk(Session& s, const json& id, const json& token,
                    const std::vector<const apply::BlockSimulation*>& sims, const Analysis& a) {
-  const auto& blocks = a.checked.parsed.blocks;
+  const auto& blocks = a.checked().parsed.blocks;
   apply::StateDir state;
   std::string error;
   std::vector<std::string> recovered;
@@ -141,7 +141,7 @@ void apply_on_disk(Session& s, const json& id, const json& token,
   }
   for (const std::string& m : recovered)
     s.log(LogLevel::info, m);
-  apply::RunInput input{{*a.text, &a.checked, &a.plan(), &*a.context->apply_config}};
+  apply::RunInput input{{*a.text, &a.checked(), &a.plan(), &*a.context->apply_config}};
   std::vector<apply::BlockRequest> requests;
   for (const apply::BlockSimulation* sim : sims)
     requests.push_back({sim->block, sim});
@@ -198,7 +198,7 @@ void execute_blocks(Session& s, const json& id, const ExecuteBlockArguments& arg
       blocks_to_apply(s, id, args, all, *a, &targets);
   if (sims.empty()) return; // answered
 
-  const auto& blocks = a->checked.parsed.blocks;
+  const auto& blocks = a->checked().parsed.blocks;
   const std::string label =
       all ? "blockls: apply " + count_noun(sims.size(), "block")
           : "blockls: apply " + block_label(*a->text, blocks[targets.front()]);

@@ -70,6 +70,16 @@ void random_disk_change(std::mt19937& rng, const std::string& root) {
     test::put_file(path, kWords[rng() % std::size(kWords)]);
 }
 
+// Every diagnostic an analysis publishes, one line each (engine and workspace).
+std::string dump(const std::vector<Diagnostic>& diagnostics) {
+  std::string out;
+  for (const Diagnostic& d : diagnostics)
+    out += fmt::format("{} {} b{} l{} [{},{}) {} | {} | {} fixes\n", d.code,
+                       static_cast<int>(d.severity), d.block, d.line, d.range.begin, d.range.end,
+                       d.message, d.fix_hint, d.fixes.size());
+  return out;
+}
+
 } // namespace
 
 TEST_CASE("chained analyses with a shared file cache equal fresh ones while files change unseen",
@@ -78,7 +88,7 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
   lsp::Settings settings;
   const auto context = lsp::make_context(settings, {root.dir});
   REQUIRE(context->apply_config);
-  size_t reused = 0, steps = 0, vouched = 0;
+  size_t reused = 0, steps = 0, vouched = 0, shared = 0;
   for (unsigned seed = 1; seed <= 6; ++seed) {
     std::mt19937 rng(seed);
     test::empty_dir(root.dir);
@@ -108,6 +118,13 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
       REQUIRE(now->simulation);
       REQUIRE(full->simulation);
       CHECK(apply::simulation_difference(*full->simulation, *now->simulation) == "");
+      CHECK(dump(now->diagnostics) == dump(full->diagnostics));
+      // The same text: the check and plan are the previous analysis's, not computed again.
+      if (*previous->text == text) {
+        CHECK(&now->checked() == &previous->checked());
+        CHECK(&now->plan() == &previous->plan());
+        ++shared;
+      }
       reused += now->simulation->reused_blocks;
       vouched += files->stats().paths - files->stats().looked;
       ++steps;
@@ -115,9 +132,11 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
     }
   }
   // Meaningful only if blocks were in fact taken over.
-  INFO("steps " << steps << ", blocks reused " << reused << ", paths vouched for " << vouched);
+  INFO("steps " << steps << ", blocks reused " << reused << ", paths vouched for " << vouched
+                << ", checks shared " << shared);
   CHECK(reused > steps * 3);
-  CHECK(vouched > steps); // the ancestors did answer for missing paths
+  CHECK(shared > steps / 3); // re-checks of the same text happened, and shared
+  CHECK(vouched > steps);    // the ancestors did answer for missing paths
 }
 
 } // namespace blockls
