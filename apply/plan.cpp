@@ -8,7 +8,7 @@
 
 namespace blockls::apply {
 
-const std::string* PlannedAction::param(std::string_view name) const {
+const std::string_view* PlannedAction::param(std::string_view name) const {
   const auto it = params.find(name);
   return it == params.end() ? nullptr : &it->second;
 }
@@ -28,6 +28,7 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked, const Act
   const std::vector<Block>& blocks = checked.parsed.blocks;
   plan.total_blocks = blocks.size();
   size_t seq = range.first_seq;
+  plan.actions.reserve(std::min(range.last, blocks.size()) - std::min(range.first, blocks.size()));
   for (size_t b = range.first; b < std::min(range.last, blocks.size()); ++b) {
     const Block& block = blocks[b];
     const std::string_view action_param = dialect_info(block.dialect).catalog.action_param;
@@ -72,13 +73,17 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked, const Act
           continue; // names the command (NESL's `action`)
         const ParamSpec* ps = spec->find_param(block.dialect, p.name);
         if (!ps) continue; // unknown parameters are ignored (a warning was reported)
-        const std::string value(p.value(text));
+        const std::string_view value = p.value(text);
         auto [it, inserted] = a.params.emplace(ps->name, value);
         // A repeated multi-line path parameter (TELT READ_FILES) collects one path per line.
-        if (!inserted && ps->multiline_paths)
-          it->second += "\n" + value;
-        else if (!inserted)
+        if (!inserted && ps->multiline_paths) {
+          std::string joined;
+          joined.reserve(it->second.size() + 1 + value.size());
+          joined.append(it->second).append(1, '\n').append(value);
+          it->second = plan.joined.emplace_back(std::move(joined));
+        } else if (!inserted) {
           it->second = value;
+        }
         a.sources[ps->name] = ParamSource{&p, p.value_range, p.line};
       }
       plan.actions.push_back(std::move(a));

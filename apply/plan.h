@@ -8,6 +8,7 @@
 #include "diagnostics/check.h"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <span>
 #include <string>
@@ -29,13 +30,24 @@ struct PlannedAction {
   int command = 0; // index into the block's commands
   Dialect dialect = Dialect::telt;
   const ActionSpec* spec = nullptr;
-  std::string action;            // canonical name ("file_write")
-  SmallMap<std::string> params;  // canonical name -> value
+  std::string_view action; // canonical name ("file_write"), the catalog's
+  // Canonical name (the catalog's) -> value: a view of the transcript, of a decoded value of
+  // the checked document, or of the plan's own storage (a value joined from several lines).
+  SmallMap<std::string_view> params;
   SmallMap<ParamSource> sources; // canonical name -> where it came from
   uint32_t line = 0;             // 0-based line of the command (TELT) or block start (NESL)
   ByteRange name_range;          // the command name / action value in the transcript
 
-  const std::string* param(std::string_view name) const;
+  // The value of parameter `name`, or null.
+  const std::string_view* param(std::string_view name) const;
+
+  PlannedAction() = default;
+  // Never throws (the views and inline maps move without allocating), so that the plan's
+  // vector moves its actions when it grows instead of copying them.
+  PlannedAction(PlannedAction&&) noexcept = default;
+  PlannedAction& operator=(PlannedAction&&) noexcept = default;
+  PlannedAction(const PlannedAction&) = default;
+  PlannedAction& operator=(const PlannedAction&) = default;
 };
 
 struct SkippedBlock {
@@ -46,7 +58,16 @@ struct SkippedBlock {
   std::string message;
 };
 
+// A plan's values are views of the transcript, of the checked document and of the catalog it
+// was built from: it must not outlive them. Moved, never copied (values may be views of
+// `joined`, which a copy would not carry).
 struct Plan {
+  Plan() = default;
+  Plan(Plan&&) noexcept = default;
+  Plan& operator=(Plan&&) noexcept = default;
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
   std::vector<PlannedAction> actions; // in document order, so sorted by block
   std::vector<SkippedBlock> skipped;  // blocks that are not valid, in document order
   // Valid blocks of a dialect that is checked and shown, never run (command input), in
@@ -54,6 +75,9 @@ struct Plan {
   std::vector<SkippedBlock> not_run;
   std::vector<int> planned_blocks; // valid blocks with at least one action, in order
   size_t total_blocks = 0;
+  // Values joined from several parameters (a multi-line path list), which no other text holds;
+  // a deque, so that the views of them survive its growth and the plan's moves.
+  std::deque<std::string> joined;
 
   // The actions of block `block`: one run of `actions`, found by bisection (so going through
   // every block's actions is linear, not quadratic, in the plan's size).

@@ -76,6 +76,22 @@ private:
   bool* read_;
 };
 
+// Fills BlockSimulation::lists_tree and observed_paths from `observed`: a bit for every key
+// and for every parent of one, as SimulationReuse looks a changed path up among them.
+void summarize_observed(BlockSimulation* sim) {
+  sim->observed_paths = 0;
+  for (const auto& entry : *sim->observed) {
+    const std::string_view key = entry.first;
+    if (key.starts_with("tree:")) {
+      sim->lists_tree = true;
+      continue;
+    }
+    for (size_t end = key.size(); end != 0 && end != std::string_view::npos;
+         end = key.rfind('/', end - 1))
+      sim->observed_paths |= observed_path_bit(key.substr(0, end));
+  }
+}
+
 // simulate_block, with the plan's memo of resolved paths (null: resolve every time).
 BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block,
                                     const FileSource& before, std::vector<Diagnostic>* diagnostics,
@@ -116,6 +132,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
   }
   sim.diagnostics_end = static_cast<uint32_t>(diagnostics->size());
   sim.reusable = !read_original;
+  summarize_observed(&sim);
   return sim;
 }
 } // namespace
@@ -145,6 +162,10 @@ Simulation simulate_plan(const SimulationInput& input, const FileSource& source,
     if (reuse) reuse->ran(sim.blocks.back());
   }
   return sim;
+}
+
+uint64_t observed_path_bit(std::string_view path) {
+  return uint64_t{1} << (std::hash<std::string_view>{}(path)&63);
 }
 
 Observation observe(const FileSource& source, const std::string& key) {

@@ -69,6 +69,12 @@ struct BlockSimulation {
   // False when the outcome depends on more than the block's actions and what it observed
   // (an EDIT_OVERLAP report reads the files before the whole plan and the earlier actions).
   bool reusable = true;
+  // A summary of `observed`, so that a later simulation can often tell without reading the
+  // map that the block observed none of the paths that changed: whether a key lists a tree,
+  // and one bit (observed_path_bit) per path observed and per parent directory of one. All
+  // bits set: not summarised, look at the map.
+  bool lists_tree = false;
+  uint64_t observed_paths = ~uint64_t{0};
 };
 
 struct Simulation {
@@ -120,6 +126,9 @@ Simulation simulate_plan(const SimulationInput& input, const FileSource& source,
 // Simulates the actions of one block over `before` (the state just before the block).
 BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,
                                std::vector<Diagnostic>* diagnostics, Overlay* after);
+
+// The bit of BlockSimulation::observed_paths that stands for `path` (absolute).
+uint64_t observed_path_bit(std::string_view path);
 
 // What `source` holds under an observation key ("path" or "tree:path"), as recorded in
 // BlockSimulation::observed.

@@ -60,6 +60,8 @@ std::string block_difference(const BlockSimulation& a, const BlockSimulation& b)
                            x.second.tree == y.second.tree;
                   }))
     return "observations";
+  if (a.lists_tree != b.lists_tree || a.observed_paths != b.observed_paths)
+    return "summary of the observations";
   if (a.changes->size() != b.changes->size() ||
       !std::equal(a.changes->begin(), a.changes->end(), b.changes->begin(),
                   [](const auto& x, const auto& y) {

@@ -2,6 +2,7 @@
 #include "apply/simulation_reuse.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace blockls::apply {
 namespace {
@@ -54,13 +55,15 @@ bool SimulationReuse::shifted_by(uint32_t now, uint32_t before, const Match& m) 
 SimulationReuse::SimulationReuse(const SimulationInput& input, const SimulationBase& base)
     : input_(&input), base_(&base), change_(find_change(base.text, input.text)),
       tracking_(base.changed_files != nullptr) {
-  if (tracking_) differ_.insert(base.changed_files->begin(), base.changed_files->end());
+  if (tracking_)
+    for (const std::string& path : *base.changed_files)
+      if (differ_.insert(path).second) differ_bits_ |= observed_path_bit(path);
 }
 
 void SimulationReuse::mark(const FileStates& changes) {
   if (!tracking_) return;
   for (const auto& entry : changes)
-    differ_.insert(entry.first);
+    if (differ_.insert(entry.first).second) differ_bits_ |= observed_path_bit(entry.first);
 }
 
 void SimulationReuse::pass_old_blocks(size_t old_index) {
@@ -83,12 +86,19 @@ void SimulationReuse::settle(Overlay* state) {
 // lets a parent that is not a directory hide everything below it. A tree listing is compared
 // whenever the block has one: an entry created in the directory is no path anyone recorded,
 // so no list of changed files names it ("tree:" keys sort after every absolute path).
+// The summary of the block's observations (BlockSimulation::observed_paths) answers most
+// blocks without reading their map: no path that may differ has a bit among its paths.
 bool SimulationReuse::may_differ(const BlockSimulation& old) const {
-  if (!tracking_) return true;
-  const auto& observed = *old.observed;
-  if (!observed.empty() && observed.rbegin()->first.starts_with("tree:")) return true;
+  if (!tracking_ || old.lists_tree) return true;
   if (differ_.empty()) return false;
-  for (const auto& entry : observed) {
+  if (differ_bits_stale_) {
+    differ_bits_ = 0;
+    for (const std::string& path : differ_)
+      differ_bits_ |= observed_path_bit(path);
+    differ_bits_stale_ = false;
+  }
+  if ((differ_bits_ & old.observed_paths) == 0) return false;
+  for (const auto& entry : *old.observed) {
     const std::string_view key = entry.first;
     for (size_t end = key.size(); end != 0 && end != std::string_view::npos;
          end = key.rfind('/', end - 1))
@@ -122,6 +132,22 @@ SimulationReuse::Match SimulationReuse::match(int block) const {
           static_cast<int64_t>(now.start_line) - static_cast<int64_t>(it->start_line)};
 }
 
+bool SimulationReuse::same_value(std::string_view now, std::string_view before) const {
+  if (now.size() != before.size()) return false;
+  const auto at = [](std::string_view value, std::string_view text) -> std::optional<size_t> {
+    const auto v = reinterpret_cast<uintptr_t>(value.data());
+    const auto t = reinterpret_cast<uintptr_t>(text.data());
+    if (v < t || v - t > text.size() || text.size() - (v - t) < value.size()) return std::nullopt;
+    return v - t;
+  };
+  const std::optional<size_t> n = at(now, input_->text), o = at(before, base_->text);
+  if (n && o) {
+    if (*n + now.size() <= change_.begin && *o == *n) return true;
+    if (*n >= change_.new_end && *o == *n - change_.new_end + change_.old_end) return true;
+  }
+  return now == before;
+}
+
 // The same actions, numbered the same: the messages and effects of the old simulation quote
 // the action numbers and block ids, and its outcome follows from the actions' parameters.
 bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Match& m) const {
@@ -130,9 +156,16 @@ bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Mat
   if (now.size() != before.size() || now.size() != m.old->actions.size()) return false;
   // The base's own plan (a re-check of the same text): nothing to compare.
   if (now.data() == before.data() && m.bytes == 0 && m.lines == 0) return true;
+  const auto same_params = [this](const SmallMap<std::string_view>& x,
+                                  const SmallMap<std::string_view>& y) {
+    if (x.size() != y.size()) return false;
+    for (auto i = x.begin(), j = y.begin(); i != x.end(); ++i, ++j)
+      if (i->first != j->first || !same_value(i->second, j->second)) return false;
+    return true;
+  };
   for (auto a = now.begin(), b = before.begin(); a != now.end(); ++a, ++b) {
     if (a->seq != b->seq || a->action != b->action || a->block_id != b->block_id ||
-        a->dialect != b->dialect || a->spec != b->spec || a->params != b->params ||
+        a->dialect != b->dialect || a->spec != b->spec || !same_params(a->params, b->params) ||
         !shifted_by(a->name_range, b->name_range, m) || !shifted_by(a->line, b->line, m) ||
         a->sources.size() != b->sources.size())
       return false;
@@ -169,7 +202,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
   next_old_ = old_index + 1;
   if (tracking_ && !differ_.empty())
     for (const auto& entry : *m.old->changes)
-      differ_.erase(entry.first);
+      if (differ_.erase(entry.first) != 0) differ_bits_stale_ = true;
 
   BlockSimulation now = *m.old;
   now.block = block;

@@ -43,6 +43,9 @@ private:
   bool same_actions(std::span<const PlannedAction> now, const Match& m) const;
   static bool shifted_by(ByteRange now, ByteRange before, const Match& m);
   static bool shifted_by(uint32_t now, uint32_t before, const Match& m);
+  // The same value: compared byte by byte, unless both are the same slice of the unchanged
+  // text (outside the edit, at the same place in both documents).
+  bool same_value(std::string_view now, std::string_view before) const;
 
   // Whether what `old` observed could read differently now: some observation key is (or is
   // below) a path that may differ between the two states before the block.
@@ -60,6 +63,9 @@ private:
   // of other paths need not be read again. Unknown (every observation compared) otherwise.
   bool tracking_ = false;
   std::set<std::string, std::less<>> differ_;
+  // observed_path_bit of every path in differ_ (kept up to date lazily: differ_bits_stale_).
+  mutable uint64_t differ_bits_ = 0;
+  mutable bool differ_bits_stale_ = false;
   size_t next_old_ = 0; // the base's blocks before this one are accounted for
   std::vector<SharedValue<FileStates>> unsettled_; // changes of blocks taken over, in order
   // Where match() found the last block (mutable: a search position, not a result).

@@ -1,22 +1,24 @@
-// A map from short names to values kept as one sorted vector: a planned action has a handful
-// of parameters, and the language server builds every action of the transcript again on each
-// keystroke, so two allocations per action (one per map) instead of one node per parameter
-// matter. The subset of std::map's interface the plan uses; names compare as std::string does.
+// A map from short names to values kept as one sorted run, held inside the object up to
+// `Inline` entries: a planned action has a handful of parameters, and the language server builds
+// every action of the transcript again on each keystroke, so a map that allocates nothing (and
+// frees nothing when the analysis goes) matters. The names are views: they must outlive the map
+// (the plan's names are the catalog's). The subset of std::map's interface the plan uses; names
+// compare as std::string does.
 #pragma once
 
 #include <algorithm>
-#include <string>
+#include <boost/container/small_vector.hpp>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 namespace blockls::apply {
 
-template <class V> class SmallMap {
+template <class V, size_t Inline = 3> class SmallMap {
 public:
-  using value_type = std::pair<std::string, V>;
-  using iterator = typename std::vector<value_type>::iterator;
-  using const_iterator = typename std::vector<value_type>::const_iterator;
+  using value_type = std::pair<std::string_view, V>;
+  using Storage = boost::container::small_vector<value_type, Inline>;
+  using iterator = typename Storage::iterator;
+  using const_iterator = typename Storage::const_iterator;
 
   const_iterator begin() const { return items_.begin(); }
   const_iterator end() const { return items_.end(); }
@@ -38,11 +40,13 @@ public:
   std::pair<iterator, bool> emplace(std::string_view name, V value) {
     const auto it = lower(name);
     if (it != items_.end() && it->first == name) return {it, false};
-    return {items_.emplace(it, std::string(name), std::move(value)), true};
+    return {items_.emplace(it, name, std::move(value)), true};
   }
   V& operator[](std::string_view name) { return emplace(name, V{}).first->second; }
 
-  bool operator==(const SmallMap&) const = default;
+  bool operator==(const SmallMap& other) const {
+    return std::equal(begin(), end(), other.begin(), other.end());
+  }
 
 private:
   const_iterator lower(std::string_view name) const {
@@ -55,7 +59,7 @@ private:
         items_.begin(), items_.end(), name,
         [](const value_type& item, std::string_view n) { return item.first < n; });
   }
-  std::vector<value_type> items_; // sorted by name, names unique
+  Storage items_; // sorted by name, names unique
 };
 
 } // namespace blockls::apply

@@ -57,11 +57,11 @@ std::string relative(const ApplyConfig& config, const std::string& path) {
 }
 
 std::string primary(const PlannedAction& a) {
-  if (const std::string* p = a.param("path")) return std::string(trim_path(*p));
+  if (const std::string_view* p = a.param("path")) return std::string(trim_path(*p));
   if (a.param("old_path") && a.param("new_path"))
     return fmt::format("{} -> {}", trim_path(*a.param("old_path")),
                        trim_path(*a.param("new_path")));
-  if (const std::string* p = a.param("paths")) {
+  if (const std::string_view* p = a.param("paths")) {
     size_t n = 0;
     for (size_t pos = 0; pos <= p->size();) {
       const size_t nl = p->find('\n', pos);
@@ -73,14 +73,14 @@ std::string primary(const PlannedAction& a) {
     }
     return fmt::format("{} path{}", n, n == 1 ? "" : "s");
   }
-  if (const std::string* l = a.param("lang")) return *l;
+  if (const std::string_view* l = a.param("lang")) return std::string(*l);
   return {};
 }
 
 std::string outcome_text(const ActionOutcome& o, bool dry_run) {
   if (!o.success)
     return fmt::format("{} [{}] {}", o.code == "NOT_RUN" ? "not run" : "FAILED", o.code, o.error);
-  const std::string& n = o.action->action;
+  const std::string_view n = o.action->action;
   const nlohmann::json& d = *o.data;
   const char* would = dry_run ? "would be " : "";
   if (n == "file_write")

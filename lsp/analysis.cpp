@@ -80,15 +80,16 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
                                         std::shared_ptr<const Analysis> base) {
   const auto started = std::chrono::steady_clock::now();
   auto a = std::make_shared<Analysis>();
-  a->text = std::move(text);
+  // The same text as the base (files changed on disk, settings aside): its check and plan are
+  // this one's, shared instead of computed again, and so is its text (the plan's values are
+  // views of the text it was built from).
+  const bool same_text = base && base->context == context && !base->too_large && base->text &&
+                         (base->text == text || *base->text == *text);
+  a->text = same_text ? base->text : std::move(text);
   a->context = std::move(context);
   a->version = version;
   a->generation = generation;
   const std::string_view source = *a->text;
-  // The same text as the base (files changed on disk, settings aside): its check and plan are
-  // this one's, shared instead of computed again.
-  const bool same_text = base && base->context == a->context && !base->too_large && base->text &&
-                         (base->text == a->text || *base->text == source);
   if (source.size() > a->context->settings.max_document_bytes) {
     a->too_large = true;
     auto checked = std::make_shared<CheckedDocument>();

@@ -531,7 +531,7 @@ std::optional<Hover> hover(const FeatureContext& ctx, Position position) {
       for (const apply::PlannedAction& pa : a.plan().actions) {
         if (pa.block != b) continue;
         md << pa.seq << ". `" << pa.action << "`";
-        if (const std::string* p = pa.param("path")) md << " " << *p;
+        if (const std::string_view* p = pa.param("path")) md << " " << *p;
         md << "\n";
       }
       md << "\n_No workspace root: the effects are not previewed._\n";

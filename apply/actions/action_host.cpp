@@ -24,8 +24,8 @@ void ActionHost::run() {
 }
 
 std::string ActionHost::value(std::string_view param) const {
-  const std::string* v = a_.param(param);
-  return v ? *v : std::string();
+  const std::string_view* v = a_.param(param);
+  return v ? std::string(*v) : std::string();
 }
 
 std::string ActionHost::shown_path(std::string_view param) const {

@@ -7,7 +7,7 @@
 namespace blockls::apply {
 
 void run_dir_delete(ActionHost& host) {
-  const std::string& action = host.planned().action;
+  const std::string_view action = host.planned().action;
   const ApplyConfig& config = host.config();
   const auto path = host.resolve_param_path("path");
   if (!path) return;

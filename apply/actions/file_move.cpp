@@ -7,7 +7,7 @@
 namespace blockls::apply {
 
 void run_file_move(ActionHost& host) {
-  const std::string& action = host.planned().action;
+  const std::string_view action = host.planned().action;
   const auto from = host.resolve_param_path("old_path");
   const auto to = host.resolve_param_path("new_path");
   if (!from || !to) return;

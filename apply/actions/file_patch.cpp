@@ -64,7 +64,7 @@ std::optional<Fix> region_fix(ActionHost& host, std::string_view hunks, const pa
 } // namespace
 
 void run_file_patch(ActionHost& host) {
-  const std::string& action = host.planned().action;
+  const std::string_view action = host.planned().action;
   const auto path = host.resolve_param_path("path");
   if (!path) return;
   std::optional<std::string> dest;

@@ -14,7 +14,7 @@ void run_file_read_numbered(ActionHost& host) {
   if (!path) return;
   const auto file = host.existing_file("path", *path);
   if (!file) return;
-  const std::string* lines_param = host.planned().param("lines");
+  const std::string_view* lines_param = host.planned().param("lines");
   std::optional<LineRange> range;
   if (lines_param) {
     range = lines_param_range(host, *lines_param);

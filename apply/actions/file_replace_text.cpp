@@ -57,7 +57,7 @@ bool report_overlap(ActionHost& host, const std::string& path, const FileState& 
   const PlannedAction* earlier = nullptr;
   for (const PlannedAction& other : in.plan->actions) {
     if (other.seq >= host.planned().seq) break;
-    const std::string* p = other.param("path");
+    const std::string_view* p = other.param("path");
     if (!p) continue;
     const ResolvedPath r = resolve_path(*in.config, *p);
     if (r.verdict == PathVerdict::ok && r.absolute == path) earlier = &other;
@@ -115,7 +115,7 @@ void replace(ActionHost& host, bool all) {
   const Occurrences occ = find_occurrences(before.content, old_text);
   const size_t found = occ.offsets.size();
   std::optional<long long> count;
-  if (const std::string* c = a.param("count")) count = std::stoll(std::string(trim_path(*c)));
+  if (const std::string_view* c = a.param("count")) count = std::stoll(std::string(trim_path(*c)));
   if (all && count && static_cast<long long>(found) != *count) {
     const std::string msg =
         fmt::format("{}: expected {} occurrences but found {}", a.action, *count, found);

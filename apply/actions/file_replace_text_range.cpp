@@ -8,7 +8,7 @@
 namespace blockls::apply {
 
 void run_file_replace_text_range(ActionHost& host) {
-  const std::string& action = host.planned().action;
+  const std::string_view action = host.planned().action;
   const auto path = host.resolve_param_path("path");
   if (!path) return;
   const std::optional<FileState> file = host.existing_file("path", *path);

@@ -29,7 +29,7 @@ struct ListedFile {
 } // namespace
 
 void run_files_replace_all_text(ActionHost& host) {
-  const std::string& action = host.planned().action;
+  const std::string_view action = host.planned().action;
   const std::string paths = host.value("paths");
   std::vector<ListedFile> files;
   bool failed = false;
