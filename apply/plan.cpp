@@ -22,12 +22,30 @@ std::span<const PlannedAction> Plan::actions_of(int block) const {
   return {first, last};
 }
 
+namespace {
+
+// The index of each block's first error-severity diagnostic (-1: none), in one pass: looking
+// it up block by block made a transcript with many broken blocks quadratic.
+std::vector<int32_t> first_error_of_each_block(const CheckedDocument& checked) {
+  std::vector<int32_t> first(checked.parsed.blocks.size(), -1);
+  for (size_t i = 0; i < checked.diagnostics.size(); ++i) {
+    const Diagnostic& d = checked.diagnostics[i];
+    if (d.block >= 0 && static_cast<size_t>(d.block) < first.size() && is_error(d.severity) &&
+        first[static_cast<size_t>(d.block)] < 0)
+      first[static_cast<size_t>(d.block)] = static_cast<int32_t>(i);
+  }
+  return first;
+}
+
+} // namespace
+
 Plan build_plan(std::string_view text, const CheckedDocument& checked, const ActionCatalog& catalog,
                 PlanRange range) {
   Plan plan;
   const std::vector<Block>& blocks = checked.parsed.blocks;
   plan.total_blocks = blocks.size();
   size_t seq = range.first_seq;
+  std::vector<int32_t> first_error; // filled at the first invalid block
   plan.actions.reserve(std::min(range.last, blocks.size()) - std::min(range.first, blocks.size()));
   for (size_t b = range.first; b < std::min(range.last, blocks.size()); ++b) {
     const Block& block = blocks[b];
@@ -35,12 +53,10 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked, const Act
     if (b >= checked.verdicts.size() || !checked.verdicts[b].valid) {
       SkippedBlock s{static_cast<int>(b), block.id, block.start_line, "INVALID_BLOCK",
                      "the block is not valid"};
-      for (const Diagnostic& d : checked.diagnostics) {
-        if (d.block == static_cast<int>(b) && is_error(d.severity)) {
-          s.code = std::string(d.code);
-          s.message = d.message;
-          break;
-        }
+      if (first_error.empty()) first_error = first_error_of_each_block(checked);
+      if (const int32_t i = first_error[b]; i >= 0) {
+        s.code = std::string(checked.diagnostics[static_cast<size_t>(i)].code);
+        s.message = checked.diagnostics[static_cast<size_t>(i)].message;
       }
       plan.skipped.push_back(std::move(s));
       continue;

@@ -33,7 +33,7 @@ struct BlockOutcome {
   std::string error; // failed / skipped: one sentence; not_run: what the block is
   std::vector<std::string> changed_files; // failed with FILE_CHANGED: what differs
   std::vector<std::string> touched;       // applied on disk: the absolute paths it changed
-  std::vector<ActionOutcome> actions;     // applied / failed: each action's result (and,
+  ActionOutcomes actions;                 // applied / failed: each action's result (and,
                                           // in a dry run, the effects it would have)
   bool exec_ran = false;                  // failed, but a command of it ran (its own changes stay)
 };

@@ -11,6 +11,7 @@
 #include "apply/plan.h"
 #include "apply/shared_value.h"
 
+#include <boost/container/small_vector.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -53,12 +54,16 @@ struct Observation {
   bool operator==(const Observation& other) const; // same kind, same content (modes aside)
 };
 
+// A block's outcomes: most blocks hold one action, kept inline (no allocation per block, on
+// every keystroke that takes the block over, nor when the analysis is freed).
+using ActionOutcomes = boost::container::small_vector<ActionOutcome, 1>;
+
 struct BlockSimulation {
   int block = -1;
   std::string block_id;
   bool ok = true;
   size_t failed_seq = 0; // the first failing action
-  std::vector<ActionOutcome> actions;
+  ActionOutcomes actions;
   // What the block read of the state before it: key ("path" or "tree:path") -> what it saw.
   SharedValue<std::map<std::string, Observation>> observed;
 

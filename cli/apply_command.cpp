@@ -36,7 +36,7 @@ struct BlockReport {
   std::string status; // applied, failed, skipped, would_apply, would_fail
   std::string code, error;
   std::vector<std::string> changed_files;
-  std::vector<ActionOutcome> actions;
+  ActionOutcomes actions;
   bool exec_ran = false; // failed, but a command of it ran (its own changes were not undone)
 };
 

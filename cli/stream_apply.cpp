@@ -24,7 +24,7 @@ std::string relative(const ApplyConfig& config, const std::string& path) {
 }
 
 // The paths a block's actions change (or would), relative to the root, each once, in order.
-nlohmann::json changed_paths(const ApplyConfig& config, const std::vector<ActionOutcome>& actions) {
+nlohmann::json changed_paths(const ApplyConfig& config, const ActionOutcomes& actions) {
   std::vector<std::string> paths;
   for (const ActionOutcome& o : actions)
     for (const FileEffect& e : *o.effects) {
@@ -39,7 +39,7 @@ nlohmann::json changed_paths(const ApplyConfig& config, const std::vector<Action
   return paths;
 }
 
-nlohmann::json results_json(const std::vector<ActionOutcome>& actions) {
+nlohmann::json results_json(const ActionOutcomes& actions) {
   nlohmann::json results = nlohmann::json::array();
   for (const ActionOutcome& o : actions)
     results.push_back(result_json(o));
