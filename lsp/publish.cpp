@@ -53,8 +53,13 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
   }
   // The previous analysis is freed after publishing, not before.
   std::shared_ptr<const Analysis> previous = std::exchange(doc->analysis, a);
-  s.log(LogLevel::debug, uri + ": analysed version " + std::to_string(a->version) + " in " +
-                             std::to_string(a->elapsed.count()) + " us");
+  s.log(LogLevel::debug,
+        uri + ": analysed version " + std::to_string(a->version) + " in " +
+            std::to_string(a->elapsed.count()) + " us" +
+            (a->simulation
+                 ? ", " + std::to_string(a->simulation->reused_blocks) + " of " +
+                       std::to_string(a->simulation->blocks.size()) + " simulated blocks reused"
+                 : std::string()));
   PublishDiagnosticsParams publish{uri, a->version, diagnostics_json(s.features(uri, *a))};
   if (doc->desynced)
     publish.diagnostics.insert(publish.diagnostics.begin(),
