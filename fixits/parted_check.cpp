@@ -15,9 +15,9 @@ namespace blockls {
 // later part. So each part waits, checked, until a later part with a block has been parsed —
 // usually the next one — and is then verified on the text up to that block's start, which
 // gives every window of the part exactly the bounds the whole check gives it.
-size_t check_in_parts(std::string_view text, const CheckOptions& options, size_t part_bytes,
-                      const std::function<bool(const CheckedDocument& part)>& on_part) {
-  LineIndex lines = index_document_lines(text, options.parse);
+size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOptions& options,
+                      size_t part_bytes,
+                      const std::function<bool(CheckedDocument& part)>& on_part) {
   PartParser parser(text, lines, options.parse);
   std::deque<CheckedDocument> waiting; // checked, fixes not verified yet
   bool utf8_found = false;             // the document's INVALID_UTF8 was reported

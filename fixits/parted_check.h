@@ -16,10 +16,12 @@ namespace blockls {
 // each, in text order, until it returns false. Together the parts are
 // check_with_verified_fixes(text, options): the same blocks, diagnostics (with the same
 // verified fixes), verdicts and order, the document's one INVALID_UTF8 in the part that holds
-// it. In a part, positions are those of `text`, block indices count from the part's first
-// block, and parsed.lines is the line index of the whole text (lent: valid during the call).
-// Returns the number of parts handed over.
-size_t check_in_parts(std::string_view text, const CheckOptions& options, size_t part_bytes,
-                      const std::function<bool(const CheckedDocument& part)>& on_part);
+// it. In a part, positions are those of `text` and block indices count from the part's first
+// block. `lines` is the line index of the whole text, as index_document_lines(text,
+// options.parse) gives it: it is lent to each part as parsed.lines (to be left there) and is
+// back in `lines` when this returns. `on_part` may move the part's diagnostics out: the part
+// is let go after the call. Returns the number of parts handed over.
+size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOptions& options,
+                      size_t part_bytes, const std::function<bool(CheckedDocument& part)>& on_part);
 
 } // namespace blockls

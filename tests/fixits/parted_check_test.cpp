@@ -4,6 +4,7 @@
 #include "diagnostics/json_report.h"
 #include "fixits/parted_check.h"
 #include "fixits/verify_fixes.h"
+#include "grammar/router/document_parser.h"
 #include "support/model_dump.h"
 #include "support/test_inputs.h"
 
@@ -51,8 +52,9 @@ TEST_CASE("check in parts: the parts put together are the whole check", "[fixes]
     for (const size_t fixed : {size_t{1}, size_t{60}, size_t{500}, size_t{0}}) {
       Joined got;
       size_t before = 0;
-      const size_t parts = check_in_parts(text, {}, fixed ? fixed : 1 + rng() % 3000,
-                                          [&](const CheckedDocument& part) {
+      LineIndex lines = index_document_lines(text);
+      const size_t parts = check_in_parts(text, lines, {}, fixed ? fixed : 1 + rng() % 3000,
+                                          [&](CheckedDocument& part) {
                                             add_part(text, part, &before, &got);
                                             return true;
                                           });
@@ -71,7 +73,8 @@ TEST_CASE("check in parts: on_part returning false stops the check", "[fixes][pa
   const std::string text = "#!nesl [@three-char-SHA-256: aaa]\naction = \"x\"\n#!end_aaa\n\n"
                            "#!nesl [@three-char-SHA-256: bbb]\naction = \"y\"\n#!end_bbb\n";
   size_t calls = 0;
-  CHECK(check_in_parts(text, {}, 1, [&](const CheckedDocument&) { return ++calls < 1; }) == 1);
+  LineIndex lines = index_document_lines(text);
+  CHECK(check_in_parts(text, lines, {}, 1, [&](CheckedDocument&) { return ++calls < 1; }) == 1);
   CHECK(calls == 1);
 }
 
@@ -91,7 +94,8 @@ TEST_CASE("check in parts: a fix's verification window runs to the next block, i
   REQUIRE(whole.diagnostics.front().code == "MALFORMED_HEADER");
   REQUIRE(!whole.diagnostics.front().fixes.empty());
   std::vector<size_t> fixes;
-  const size_t parts = check_in_parts(text, {}, 1, [&](const CheckedDocument& part) {
+  LineIndex lines = index_document_lines(text);
+  const size_t parts = check_in_parts(text, lines, {}, 1, [&](CheckedDocument& part) {
     for (const Diagnostic& d : part.diagnostics)
       if (d.code == "MALFORMED_HEADER") fixes.push_back(d.fixes.size());
     return true;
