@@ -34,7 +34,7 @@ struct CheckRequest {
   // simulation reads the whole check). `report_parts`: tell on stderr how many parts each such
   // input took (tests; BLOCKLS_CHECK_PART_BYTES sets all three, see app.cpp).
   size_t parts_from_bytes = size_t{4} << 20;
-  size_t part_bytes = size_t{1} << 20;
+  size_t part_bytes = size_t{512} << 10;
   bool report_parts = false;
   // The process ends when run_check returns (the blockls executable): the checked documents
   // are then left for the exit to reclaim instead of being freed one list at a time.

@@ -4,8 +4,9 @@
 #include "fixits/parted_check.h"
 #include "grammar/router/document_parser.h"
 
+#include <cstdio>
+#include <string_view>
 #include <utility>
-#include <vector>
 
 namespace blockls::cli {
 
@@ -28,22 +29,70 @@ PartedCheck print_text_in_parts(std::ostream& out, const std::string& shown, con
 
 namespace {
 
-// An error kept for the end of the document object, with what it tells of its block.
-struct KeptError {
-  Diagnostic diagnostic;
-  bool has_block = false;
-  std::string block_id;
-  ErrorBlockContext block; // its id is set from block_id when written
+// Text put aside to be written later, in order: in an unnamed temporary file when one can be
+// made (its pages are the kernel's to drop, as the mapped input's are), else in memory.
+class AsideText {
+public:
+  AsideText() : file_(std::tmpfile()) {}
+  ~AsideText() {
+    if (file_) std::fclose(file_);
+  }
+  AsideText(const AsideText&) = delete;
+  AsideText& operator=(const AsideText&) = delete;
+
+  void write(std::string_view text) {
+    if (file_ && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) to_memory();
+    if (!file_) memory_.append(text);
+  }
+  // Hands everything written, in order, to `take`, 64 KiB at a time.
+  template <typename Take> void read_back(Take&& take) {
+    if (file_ && std::fflush(file_) == 0 && std::fseek(file_, 0, SEEK_SET) == 0) {
+      std::string chunk(size_t{1} << 16, '\0');
+      while (const size_t n = std::fread(chunk.data(), 1, chunk.size(), file_))
+        take(std::string_view(chunk.data(), n));
+    }
+    take(std::string_view(memory_));
+  }
+
+private:
+  // A write to the file failed: what it holds is read back into memory, and the rest goes
+  // there too.
+  void to_memory() {
+    std::string held;
+    if (std::fflush(file_) == 0 && std::fseek(file_, 0, SEEK_SET) == 0) {
+      char chunk[1 << 16];
+      while (const size_t n = std::fread(chunk, 1, sizeof chunk, file_))
+        held.append(chunk, n);
+    }
+    std::fclose(file_);
+    file_ = nullptr;
+    memory_ = std::move(held);
+  }
+
+  std::FILE* file_;
+  std::string memory_;
 };
 
 } // namespace
 
+// The document object has its blocks before its errors, but a part's errors are written while
+// the part is still there (its blocks give their context), by a fork of the writer that stands
+// where the errors begin; what it writes is put aside and spliced in after the last block.
 PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const InputFile& file,
                                 const CheckOptions& options, const ActionCatalog& catalog,
                                 size_t part_bytes) {
   PartedCheck result;
-  std::vector<KeptError> errors;
+  AsideText aside;
   w.begin_object();
+  std::string errors_text;
+  JsonWriter errors = w.fork(&errors_text);
+  errors.key("blocks"); // the state after the blocks array (its text is not kept)
+  errors.begin_array();
+  errors.end_array();
+  errors_text.clear();
+  errors.key("errors");
+  errors.begin_array();
+  errors.spill_every(size_t{1} << 18, [&aside](std::string_view part) { aside.write(part); });
   w.key("blocks");
   w.begin_array();
   LineIndex lines = index_document_lines(file.text, options.parse);
@@ -51,30 +100,20 @@ PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const I
     if ((result.changed = file.changed_since_read())) return false;
     for (size_t b = 0; b < part.parsed.blocks.size(); ++b)
       write_block(w, file.text, part, b, catalog);
+    for (const Diagnostic& d : part.diagnostics)
+      write_diagnostic(errors, file.text, part, d);
     result.summary += summarize(part);
-    for (Diagnostic& d : part.diagnostics) {
-      KeptError& kept = errors.emplace_back(KeptError{std::move(d), false, {}, {}});
-      const int32_t b = kept.diagnostic.block;
-      if (b < 0 || static_cast<size_t>(b) >= part.parsed.blocks.size()) continue;
-      const Block& block = part.parsed.blocks[static_cast<size_t>(b)];
-      kept.has_block = true;
-      kept.block_id = block.id;
-      kept.block = error_block_context(block);
-    }
     return true;
   });
   w.end_array();
-  w.key("errors");
-  w.begin_array();
-  for (KeptError& kept : errors) {
-    kept.block.id = kept.block_id;
-    write_error(w, file.text, lines, kept.has_block ? &kept.block : nullptr, kept.diagnostic);
-  }
-  w.end_array();
-  w.field("path", shown);
-  w.key("summary");
-  write_summary(w, result.summary);
-  w.end_object();
+  errors.end_array();
+  errors.field("path", shown);
+  errors.key("summary");
+  write_summary(errors, result.summary);
+  errors.end_object();
+  aside.write(errors_text);
+  aside.read_back([&w](std::string_view text) { w.splice(text); });
+  w.adopt(errors);
   if (!result.changed) result.changed = file.changed_since_read();
   return result;
 }

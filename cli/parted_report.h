@@ -31,8 +31,8 @@ PartedCheck print_text_in_parts(std::ostream& out, const std::string& shown, con
                                 const TextStyle& style);
 
 // write_document of the whole check of `file` (the `path` key: `shown`), part by part: the
-// blocks of each part as it is checked, then the errors of every part, kept without their
-// blocks' models (ErrorBlockContext).
+// blocks of each part as it is checked; its errors meanwhile put aside (in a temporary file),
+// and written after the last block.
 PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const InputFile& file,
                                 const CheckOptions& options, const ActionCatalog& catalog,
                                 size_t part_bytes);

@@ -76,31 +76,21 @@ void write_fix(JsonWriter& w, const SourceView& view, const Fix& fix) {
   w.end_object();
 }
 
-ErrorBlockContext error_block_context(const Block& block) {
-  return {block.id, block.commands.size(), block.end_line, block.start_line};
-}
-
 void write_diagnostic(JsonWriter& w, std::string_view text, const CheckedDocument& checked,
                       const Diagnostic& d) {
-  const bool has_block =
-      d.block >= 0 && static_cast<size_t>(d.block) < checked.parsed.blocks.size();
-  const ErrorBlockContext context =
-      has_block ? error_block_context(checked.parsed.blocks[d.block]) : ErrorBlockContext{};
-  write_error(w, text, checked.parsed.lines, has_block ? &context : nullptr, d);
-}
-
-void write_error(JsonWriter& w, std::string_view text, const LineIndex& lines,
-                 const ErrorBlockContext* block, const Diagnostic& d) {
-  const SourceView view{text, lines};
+  const SourceView view{text, checked.parsed.lines};
   const OutwardPosition start = view.start_of(d);
   const OutwardPosition end = view.end_of(d);
+  const Block* block = d.block >= 0 && static_cast<size_t>(d.block) < checked.parsed.blocks.size()
+                           ? &checked.parsed.blocks[d.block]
+                           : nullptr;
   // The keys in sorted order, as a dump of the nlohmann object this replaced wrote them.
   w.begin_object();
   w.key("block_context");
   if (block) {
     w.begin_object();
     w.field("block_hash", block->id);
-    w.field("commands_parsed", static_cast<uint64_t>(block->commands));
+    w.field("commands_parsed", static_cast<uint64_t>(block->commands.size()));
     w.key("end_line");
     if (block->end_line)
       w.number(*block->end_line + 1);

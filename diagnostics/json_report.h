@@ -26,21 +26,6 @@ void write_diagnostic(JsonWriter& w, std::string_view text, const CheckedDocumen
                       const Diagnostic& diagnostic);
 void write_summary(JsonWriter& w, const Summary& summary);
 
-// What an error object tells of its block (`block_context`, `block_id`): enough to write the
-// error after the block's model was let go (a check written in parts writes every part's
-// blocks before any error). `id` is a view: its owner outlives the write.
-struct ErrorBlockContext {
-  std::string_view id;
-  size_t commands = 0;
-  std::optional<uint32_t> end_line;
-  uint32_t start_line = 0;
-};
-ErrorBlockContext error_block_context(const Block& block);
-// write_diagnostic with the block's context given (nullptr: the error has no block) and the
-// positions read from `lines`, the line index of `text`.
-void write_error(JsonWriter& w, std::string_view text, const LineIndex& lines,
-                 const ErrorBlockContext* block, const Diagnostic& diagnostic);
-
 // {"blocks": [...], "errors": [...], "summary": {...}} for one document. Each command's
 // `action` is the canonical action of `catalog` it maps to (null when unknown).
 nlohmann::json document_json(std::string_view text, const CheckedDocument& checked,

@@ -150,7 +150,7 @@ TEST_CASE("check in parts: CRLF, non-ASCII, invalid UTF-8, broken blocks, blocks
 
 TEST_CASE("check in parts: a large generated transcript of every dialect, at the default size",
           "[cli][parts]") {
-  // Above the default threshold (4 MiB) without the test variable: parts of 1 MiB.
+  // Above the default threshold (4 MiB) without the test variable: parts of 512 KiB.
   const fs::path dir = make_temp_dir();
   const std::string path = (dir / "large.md").string();
   blockls::bench::TranscriptOptions options;
