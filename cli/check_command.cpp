@@ -83,8 +83,10 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   // at most a window of them ahead of the writer, and taken in the order of the arguments (the
   // workspace simulation and the output need it) as soon as each is ready. Text and JSON are
   // written file by file as they are taken, and a file's model is let go once written: memory
-  // follows the window, not the whole run. SARIF (one log) and feedback (whose headers depend on
-  // how many files were checked) keep every file until the end.
+  // follows the window, not the whole run. A large input (parts_from_bytes) is not checked by a
+  // worker at all: the writer checks it in parts as it writes it (cli/parted_report.h), so its
+  // memory follows a part, not the document. SARIF (one log) and feedback (whose headers depend
+  // on how many files were checked) keep every file until the end.
   const bool streamed = request.format == "text" || request.format == "json";
   const unsigned threads =
       request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());

@@ -5,7 +5,10 @@
 #include "grammar/router/document_parser.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
 #include <string_view>
+#include <unistd.h>
 #include <utility>
 
 namespace blockls::cli {
@@ -17,23 +20,35 @@ PartedCheck print_text_in_parts(std::ostream& out, const std::string& shown, con
   // The text report is one diagnostic after another in check order, each read from the text
   // and the whole text's line index: the parts' reports, one after the other, are the whole's.
   LineIndex lines = index_document_lines(file.text, options.parse);
-  result.parts = check_in_parts(file.text, lines, options, part_bytes, [&](CheckedDocument& part) {
-    if ((result.changed = file.changed_since_read())) return false;
-    print_text_diagnostics(out, shown, file.text, part, style);
-    result.summary += summarize(part);
-    return true;
-  });
+  result.parts =
+      check_in_parts(file.text, lines, options, part_bytes, [&](const CheckedDocument& part) {
+        if ((result.changed = file.changed_since_read())) return false;
+        print_text_diagnostics(out, shown, file.text, part, style);
+        result.summary += summarize(part);
+        return true;
+      });
   if (!result.changed) result.changed = file.changed_since_read();
   return result;
 }
 
 namespace {
 
+// An unnamed file (O_TMPFILE: gone when closed) in $TMPDIR, else /tmp; null when none can be
+// made there.
+std::FILE* unnamed_temporary_file() {
+  const char* dir = std::getenv("TMPDIR");
+  const int fd = ::open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd < 0) return nullptr;
+  std::FILE* file = ::fdopen(fd, "w+");
+  if (!file) ::close(fd);
+  return file;
+}
+
 // Text put aside to be written later, in order: in an unnamed temporary file when one can be
 // made (its pages are the kernel's to drop, as the mapped input's are), else in memory.
 class AsideText {
 public:
-  AsideText() : file_(std::tmpfile()) {}
+  AsideText() : file_(unnamed_temporary_file()) {}
   ~AsideText() {
     if (file_) std::fclose(file_);
   }
@@ -41,8 +56,12 @@ public:
   AsideText& operator=(const AsideText&) = delete;
 
   void write(std::string_view text) {
-    if (file_ && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) to_memory();
-    if (!file_) memory_.append(text);
+    if (file_ && std::fwrite(text.data(), 1, text.size(), file_) == text.size()) {
+      in_file_ += text.size();
+      return;
+    }
+    if (file_) to_memory();
+    memory_.append(text);
   }
   // Hands everything written, in order, to `take`, 64 KiB at a time.
   template <typename Take> void read_back(Take&& take) {
@@ -55,21 +74,19 @@ public:
   }
 
 private:
-  // A write to the file failed: what it holds is read back into memory, and the rest goes
-  // there too.
+  // A write to the file failed (the disk is full): what the writes before it put there is
+  // read back into memory (not the failed write's part), and the rest goes there too.
   void to_memory() {
-    std::string held;
-    if (std::fflush(file_) == 0 && std::fseek(file_, 0, SEEK_SET) == 0) {
-      char chunk[1 << 16];
-      while (const size_t n = std::fread(chunk, 1, sizeof chunk, file_))
-        held.append(chunk, n);
-    }
+    std::string held(in_file_, '\0');
+    std::fseek(file_, 0, SEEK_SET); // (a failed read leaves zeros: nothing better is left)
+    held.resize(std::fread(held.data(), 1, held.size(), file_));
     std::fclose(file_);
     file_ = nullptr;
     memory_ = std::move(held);
   }
 
   std::FILE* file_;
+  size_t in_file_ = 0; // bytes written to the file
   std::string memory_;
 };
 
@@ -96,15 +113,16 @@ PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const I
   w.key("blocks");
   w.begin_array();
   LineIndex lines = index_document_lines(file.text, options.parse);
-  result.parts = check_in_parts(file.text, lines, options, part_bytes, [&](CheckedDocument& part) {
-    if ((result.changed = file.changed_since_read())) return false;
-    for (size_t b = 0; b < part.parsed.blocks.size(); ++b)
-      write_block(w, file.text, part, b, catalog);
-    for (const Diagnostic& d : part.diagnostics)
-      write_diagnostic(errors, file.text, part, d);
-    result.summary += summarize(part);
-    return true;
-  });
+  result.parts =
+      check_in_parts(file.text, lines, options, part_bytes, [&](const CheckedDocument& part) {
+        if ((result.changed = file.changed_since_read())) return false;
+        for (size_t b = 0; b < part.parsed.blocks.size(); ++b)
+          write_block(w, file.text, part, b, catalog);
+        for (const Diagnostic& d : part.diagnostics)
+          write_diagnostic(errors, file.text, part, d);
+        result.summary += summarize(part);
+        return true;
+      });
   w.end_array();
   errors.end_array();
   errors.field("path", shown);

@@ -17,7 +17,7 @@ namespace blockls {
 // gives every window of the part exactly the bounds the whole check gives it.
 size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOptions& options,
                       size_t part_bytes,
-                      const std::function<bool(CheckedDocument& part)>& on_part) {
+                      const std::function<bool(const CheckedDocument& part)>& on_part) {
   PartParser parser(text, lines, options.parse);
   std::deque<CheckedDocument> waiting; // checked, fixes not verified yet
   bool utf8_found = false;             // the document's INVALID_UTF8 was reported

@@ -19,9 +19,10 @@ namespace blockls {
 // it. In a part, positions are those of `text` and block indices count from the part's first
 // block. `lines` is the line index of the whole text, as index_document_lines(text,
 // options.parse) gives it: it is lent to each part as parsed.lines (to be left there) and is
-// back in `lines` when this returns. `on_part` may move the part's diagnostics out: the part
-// is let go after the call. Returns the number of parts handed over.
+// back in `lines` when this returns. Each part is let go after its call. Returns the number
+// of parts handed over.
 size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOptions& options,
-                      size_t part_bytes, const std::function<bool(CheckedDocument& part)>& on_part);
+                      size_t part_bytes,
+                      const std::function<bool(const CheckedDocument& part)>& on_part);
 
 } // namespace blockls

@@ -140,6 +140,25 @@ TEST_CASE("check in parts: CRLF, non-ASCII, invalid UTF-8, broken blocks, blocks
       CHECK(parts[0] > 1);
       if (part_bytes == "100") CHECK(parts[0] >= 8);
     }
+    // Without a temporary file (its directory is missing) JSON's errors wait in memory.
+    {
+      const ProcessResult whole = check("0", format, {path});
+      const ProcessResult parted = run_process(
+          "/usr/bin/env", {"TMPDIR=" + (dir / "missing").string(), "BLOCKLS_CHECK_PART_BYTES=100",
+                           BLOCKLS_BINARY, "check", "--color", "never", "--format", format, path});
+      CHECK(parted.exit_code == whole.exit_code);
+      CHECK(parted.out == whole.out);
+    }
+    // --max-size still refuses an input before any part is checked.
+    {
+      const std::vector<std::string> args = {"--max-size", "1000", path};
+      const ProcessResult whole = check("0", format, args);
+      const ProcessResult parted = check("100", format, args);
+      CHECK(whole.exit_code == 2);
+      CHECK(parted.exit_code == whole.exit_code);
+      CHECK(parted.err == whole.err);
+      CHECK(parted.out == whole.out);
+    }
     // Standard input is checked in parts too.
     const std::vector<size_t> parts = require_same("300", format, {"-"}, text);
     REQUIRE(parts.size() == 1);

@@ -54,7 +54,7 @@ TEST_CASE("check in parts: the parts put together are the whole check", "[fixes]
       size_t before = 0;
       LineIndex lines = index_document_lines(text);
       const size_t parts = check_in_parts(text, lines, {}, fixed ? fixed : 1 + rng() % 3000,
-                                          [&](CheckedDocument& part) {
+                                          [&](const CheckedDocument& part) {
                                             add_part(text, part, &before, &got);
                                             return true;
                                           });
@@ -74,7 +74,8 @@ TEST_CASE("check in parts: on_part returning false stops the check", "[fixes][pa
                            "#!nesl [@three-char-SHA-256: bbb]\naction = \"y\"\n#!end_bbb\n";
   size_t calls = 0;
   LineIndex lines = index_document_lines(text);
-  CHECK(check_in_parts(text, lines, {}, 1, [&](CheckedDocument&) { return ++calls < 1; }) == 1);
+  CHECK(check_in_parts(text, lines, {}, 1, [&](const CheckedDocument&) { return ++calls < 1; }) ==
+        1);
   CHECK(calls == 1);
 }
 
@@ -95,7 +96,7 @@ TEST_CASE("check in parts: a fix's verification window runs to the next block, i
   REQUIRE(!whole.diagnostics.front().fixes.empty());
   std::vector<size_t> fixes;
   LineIndex lines = index_document_lines(text);
-  const size_t parts = check_in_parts(text, lines, {}, 1, [&](CheckedDocument& part) {
+  const size_t parts = check_in_parts(text, lines, {}, 1, [&](const CheckedDocument& part) {
     for (const Diagnostic& d : part.diagnostics)
       if (d.code == "MALFORMED_HEADER") fixes.push_back(d.fixes.size());
     return true;
