@@ -16,6 +16,8 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
 #include <iterator>
@@ -322,6 +324,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     check.catalog = catalog.get();
     check.limits.max_bytes = max_size;
     check.process_exits_after = true; // run() is called once, by main()
+    // For tests and benchmarks only (not a user option): every text or JSON input is checked
+    // in parts of this many bytes, each saying on stderr how many parts it took; 0: none is.
+    if (const char* bytes = std::getenv("BLOCKLS_CHECK_PART_BYTES"); bytes && *bytes) {
+      check.part_bytes = std::strtoull(bytes, nullptr, 10);
+      check.parts_from_bytes = check.part_bytes ? 0 : SIZE_MAX;
+      check.report_parts = true;
+    }
     return run_check(check, out, err);
   }
   if (fix_cmd->parsed()) {

@@ -8,6 +8,7 @@
 #include "cli/apply_command.h"
 #include "cli/feedback_report.h"
 #include "cli/parallel.h"
+#include "cli/parted_report.h"
 #include "cli/sarif_report.h"
 #include "cli/text_report.h"
 #include "diagnostics/check.h"
@@ -82,8 +83,10 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   // at most a window of them ahead of the writer, and taken in the order of the arguments (the
   // workspace simulation and the output need it) as soon as each is ready. Text and JSON are
   // written file by file as they are taken, and a file's model is let go once written: memory
-  // follows the window, not the whole run. SARIF (one log) and feedback (whose headers depend on
-  // how many files were checked) keep every file until the end.
+  // follows the window, not the whole run. A large input (parts_from_bytes) is not checked by a
+  // worker at all: the writer checks it in parts as it writes it (cli/parted_report.h), so its
+  // memory follows a part, not the document. SARIF (one log) and feedback (whose headers depend
+  // on how many files were checked) keep every file until the end.
   const bool streamed = request.format == "text" || request.format == "json";
   const unsigned threads =
       request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -107,6 +110,12 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     std::optional<InputFile> file;
     std::string error;
     CheckedDocument result;
+    bool in_parts = false; // read only: checked (in parts) as it is written
+  };
+  // A large input is checked by the writer, part by part as it writes the report, not by a
+  // worker into a whole model.
+  const auto in_parts = [&](const InputFile& file) {
+    return streamed && request.root.empty() && file.text.size() >= request.parts_from_bytes;
   };
   const apply::DiskSource disk;
   apply::Overlay files(disk); // later transcripts see what earlier ones would do
@@ -117,7 +126,9 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     auto r = std::make_unique<Read>();
     const std::string& path = request.files[k];
     r->file = read_input(path, request.limits, &r->error);
-    if (r->file) {
+    if (r->file && in_parts(*r->file)) {
+      r->in_parts = true;
+    } else if (r->file) {
       r->result = check_with_verified_fixes(r->file->text, options);
       if (const std::optional<std::string> why = r->file->changed_since_read()) {
         r->error = display_path(path) + ": " + *why + "; not checked (run again)";
@@ -135,6 +146,25 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       err << "blockls: " << read->error << '\n';
       failed.emplace_back(display_path(path), read->error);
       return;
+    }
+    if (read->in_parts) {
+      const std::string shown = display_path(file->path);
+      const PartedCheck parted =
+          request.format == "json"
+              ? write_json_in_parts(w, shown, *file, options, catalog, request.part_bytes)
+              : print_text_in_parts(out, shown, *file, options, request.part_bytes, style);
+      if (request.report_parts)
+        err << "blockls check: " << printable(shown) << ": checked in " << parted.parts << " part"
+            << (parted.parts == 1 ? "" : "s") << '\n';
+      if (parted.changed) {
+        const std::string error = shown + ": " + *parted.changed + "; not checked (run again)";
+        err << "blockls: " << error << '\n';
+        failed.emplace_back(shown, error);
+        return;
+      }
+      total += parted.summary;
+      ++checked;
+      return; // its parts were let go as they were written
     }
     CheckedDocument result = std::move(read->result);
     if (!request.root.empty()) {

@@ -28,6 +28,14 @@ struct CheckRequest {
   std::vector<std::string> deny, allow_roots;
   // -j: files checked at once (0: one per core). The output is the same for every value.
   unsigned jobs = 0;
+  // Text and JSON: an input of at least `parts_from_bytes` is checked and written in parts of
+  // about `part_bytes` (cli/parted_report.h), so that its check holds one part's model at a
+  // time, not the whole document's; the output is the same. Not with --root (the workspace
+  // simulation reads the whole check). `report_parts`: tell on stderr how many parts each such
+  // input took (tests; BLOCKLS_CHECK_PART_BYTES sets all three, see app.cpp).
+  size_t parts_from_bytes = size_t{4} << 20;
+  size_t part_bytes = size_t{512} << 10;
+  bool report_parts = false;
   // The process ends when run_check returns (the blockls executable): the checked documents
   // are then left for the exit to reclaim instead of being freed one list at a time.
   bool process_exits_after = false;

@@ -285,6 +285,30 @@ void JsonWriter::null() {
   out_->append("null");
 }
 
+JsonWriter JsonWriter::fork(std::string* out) const {
+  JsonWriter w(out, indent_);
+  w.has_items_ = has_items_;
+  w.after_key_ = after_key_;
+  return w;
+}
+
+void JsonWriter::splice(std::string_view json_text) {
+  if (!spill_) {
+    out_->append(json_text);
+    return;
+  }
+  if (!out_->empty()) {
+    spill_(*out_);
+    out_->clear();
+  }
+  spill_(json_text);
+}
+
+void JsonWriter::adopt(const JsonWriter& fork) {
+  has_items_ = fork.has_items_;
+  after_key_ = fork.after_key_;
+}
+
 void JsonWriter::raw(std::string_view json_text) {
   before_value();
   out_->append(json_text);

@@ -51,6 +51,17 @@ public:
   void field(std::string_view name, uint32_t value) { key(name), number(value); }
   void field(std::string_view name, bool value) { key(name), boolean(value); }
 
+  // A writer into `*out` (without a spill) that goes on from this one's state: open containers,
+  // a key waiting for its value. What it writes is what this writer would write next, so a
+  // later part of a document can be written aside before the parts ahead of it are done, then
+  // put in its place with splice() and adopt().
+  JsonWriter fork(std::string* out) const;
+  // Puts JSON text a fork wrote after what this writer wrote (handing both to the spill, when
+  // there is one). Called once or in pieces, in order.
+  void splice(std::string_view json_text);
+  // Goes on from `fork`'s state, once everything it wrote has been spliced in.
+  void adopt(const JsonWriter& fork);
+
 private:
   void before_value();
   void open(char bracket);

@@ -248,6 +248,33 @@ public:
 
   ParsedDocument& doc() { return doc_; }
   const ParsedDocument& doc() const { return doc_; }
+
+  // At a resume point (no block open, nothing pending: every block found so far is final),
+  // hands over what the parse found since the last hand-over — blocks, syntax diagnostics and
+  // the arena they use — and goes on with an empty document whose blocks are numbered from 0
+  // again (resume points keep absolute counts, as after resume()). The dialects' cross-block
+  // state (ids seen, paths written) stays: it holds no reference into the blocks.
+  ParsedDocument take_settled() {
+    ParsedDocument part;
+    part.arena = std::move(doc_.arena);
+    part.blocks = std::move(doc_.blocks);
+    part.diagnostics = std::move(doc_.diagnostics);
+    base_blocks_ += static_cast<uint32_t>(part.blocks.size());
+    base_diagnostics_ += static_cast<uint32_t>(part.diagnostics.size());
+    doc_ = ParsedDocument();
+    doc_.arena = std::make_unique<Arena>();
+    notified_ = 0;
+    return part;
+  }
+  // Room in the document for a part of about `bytes` bytes (see expect_text_bytes).
+  void expect_part_bytes(size_t bytes) {
+    doc_.blocks.reserve(bytes / 640);
+    doc_.diagnostics.reserve(bytes / 2048);
+  }
+  // The dialects' hint alone (the cross-block state of a text of `bytes` bytes).
+  void expect_dialect_bytes(size_t bytes) {
+    for_each_grammar(grammars_, [&](auto& g) { g.expect_text_bytes(bytes); });
+  }
   // The open block's value whose lines are arriving, when its grammar knows value lines (an
   // optional `open_value(doc)`, see OpenValue).
   std::optional<OpenValue> open_value() const {
@@ -509,14 +536,21 @@ private:
 // Cursors are locals of the loop's caller, so the compiler keeps them in registers while the
 // router's runs advance them line after line.
 
+// The stop of a cursor that never ends its loop early (the compiler drops the test).
+struct NeverStop {
+  constexpr bool operator()() const { return false; }
+};
+
 // Over lines whose starts are already in a LineIndex (the one-shot and streaming parses find
-// them all first, in one fast pass, and the loop then only reads them).
-template <typename Start> class IndexCursor {
+// them all first, in one fast pass, and the loop then only reads them). `Stop`, asked after
+// each line, ends the loop when it returns true (begin() is then the next line's start).
+template <typename Start, typename Stop = NeverStop> class IndexCursor {
 public:
   // The complete lines from line `first` on, of the `count` lines `starts` holds (the last of
   // which is the text's incomplete last line).
-  IndexCursor(std::string_view text, const Start* starts, uint32_t first, uint32_t count)
-      : data_(text.data()), starts_(starts), number_(first), last_(count - 1) {}
+  IndexCursor(std::string_view text, const Start* starts, uint32_t first, uint32_t count,
+              Stop stop = {})
+      : data_(text.data()), starts_(starts), number_(first), last_(count - 1), stop_(stop) {}
 
   bool start() {
     begin_ = starts_[number_];
@@ -526,6 +560,7 @@ public:
   bool advance() {
     ++number_;
     begin_ = next_;
+    if (stop_()) return false;
     return load();
   }
 
@@ -552,6 +587,7 @@ private:
   const Start* starts_;
   uint32_t number_;
   uint32_t last_;
+  [[no_unique_address]] Stop stop_;
   size_t begin_ = 0, end_ = 0, next_ = 0;
 };
 
@@ -743,6 +779,82 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
   }
   route_last_line(text, cursor.begin(), cursor.number(), router);
   return router.finish(text, cursor.number() + 1);
+}
+
+struct PartParser::State {
+  State(std::string_view t, const LineIndex& l, ParseOptions options)
+      : text(t), lines(l), router(options) {}
+  std::string_view text;
+  const LineIndex& lines;
+  LineRouter router;
+  uint32_t line_number = 0; // the first line not routed
+  size_t offset = 0;        // its start
+  bool done = false;
+};
+
+PartParser::PartParser(std::string_view text, const LineIndex& lines, ParseOptions options)
+    : state_(std::make_unique<State>(text, lines, options)) {
+  state_->router.expect_dialect_bytes(text.size());
+  state_->router.observe_with(lines);
+}
+PartParser::~PartParser() = default;
+
+bool PartParser::done() const {
+  return state_->done;
+}
+
+size_t PartParser::offset() const {
+  return state_->offset;
+}
+
+// The lines are routed over the caller's index with a cursor that ends the loop right after
+// the line that recorded the first resume point at or past `min_end`: the part ends there, at
+// a point where the router holds no open block, so its blocks can be handed over whole.
+ParsedDocument PartParser::next(size_t min_end) {
+  State& s = *state_;
+  if (s.done) return {};
+  LineRouter& router = s.router;
+  const size_t part_bytes = min_end > s.offset ? min_end - s.offset : 0;
+  router.expect_part_bytes(part_bytes);
+  const std::vector<ResumePoint>& points = router.doc().resume_points;
+  size_t seen = points.size();
+  bool stopped = false;
+  const auto stop = [&] {
+    if (points.size() == seen) return false;
+    seen = points.size();
+    stopped = points.back().offset >= min_end;
+    return stopped;
+  };
+  const auto route = [&](auto cursor) {
+    route_lines(s.text, router, cursor);
+    s.line_number = cursor.number();
+    s.offset = cursor.begin();
+  };
+  using Stop = decltype(std::ref(stop));
+  if (s.lines.wide())
+    route(IndexCursor<size_t, Stop>(s.text, s.lines.wide_starts(), s.line_number,
+                                    s.lines.line_count(), std::ref(stop)));
+  else
+    route(IndexCursor<uint32_t, Stop>(s.text, s.lines.narrow_starts(), s.line_number,
+                                      s.lines.line_count(), std::ref(stop)));
+  if (stopped) return router.take_settled();
+  // Out of complete lines: the last line, then what is still open closes as at any end.
+  s.done = true;
+  route_last_line(s.text, s.offset, s.line_number, router);
+  s.offset = s.text.size();
+  ParsedDocument rest = router.finish(s.text, s.lines.line_count());
+  rest.resume_points.clear();
+  return rest;
+}
+
+LineIndex index_document_lines(std::string_view text, const ParseOptions& options) {
+  LineIndex lines;
+  if (options.wide_line_index) lines.widen();
+  lines.reserve(text.size() / 24 + 2); // as parse_document reserves
+  size_t non_ascii = std::string_view::npos;
+  lines.append(text, 0, &non_ascii);
+  lines.set_ascii_prefix(std::min(non_ascii, text.size()));
+  return lines;
 }
 
 ParsedDocument parse_document(std::string_view text, ParseOptions options) {

@@ -54,6 +54,39 @@ private:
 // One-shot parse over a caller-owned buffer (no copy of the text).
 ParsedDocument parse_document(std::string_view text, ParseOptions options = {});
 
+// The line index parse_document() gives its result (line starts and the ASCII prefix), for a
+// PartParser.
+LineIndex index_document_lines(std::string_view text, const ParseOptions& options = {});
+
+// A one-shot parse of a caller-owned text handed over in parts, each ending at a resume point
+// (every block before it final): a caller that checks and reports each part before asking for
+// the next keeps one part's model at a time instead of the whole document's (`blockls check`
+// of a large input). The parts, put together, are parse_document's result: the same blocks
+// and syntax diagnostics in the same order, the same dialect cross-block state (duplicate ids,
+// paths written) running through all of them.
+class PartParser {
+public:
+  // `lines`: the line index of the whole `text` (both outlive the parser), built as
+  // parse_document builds it.
+  PartParser(std::string_view text, const LineIndex& lines, ParseOptions options = {});
+  ~PartParser();
+  PartParser(const PartParser&) = delete;
+  PartParser& operator=(const PartParser&) = delete;
+
+  // What the parse finds from offset() to the first resume point at or past byte `min_end`,
+  // or to the end of the text (done() is then true): blocks numbered from 0 (the diagnostics'
+  // block indices likewise), absolute lines and offsets, no line index, no resume points.
+  // Blocks are sealed as parse_document seals them, and options.observer is told of each.
+  ParsedDocument next(size_t min_end);
+  bool done() const;
+  // Where the next part begins (the end of the last one).
+  size_t offset() const;
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 // The parse of `text` from resume point `from` on, for incremental re-parsing (see
 // grammar/router/incremental_parse.h). `from` and `earlier` (the blocks before it) come from a
 // parse of a text equal to `text` before from.offset. Lines are routed exactly as parse_document

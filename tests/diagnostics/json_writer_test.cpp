@@ -245,3 +245,57 @@ TEST_CASE("the JSON writer nests past 64 levels as dump_json does", "[json_write
 }
 
 } // namespace blockls
+
+namespace blockls {
+
+TEST_CASE("a fork writes a later part aside; spliced in and adopted, the text is unchanged",
+          "[json_writer]") {
+  // {"a": [1, 2], "b": [3, {"c": null}], "d": true} written straight, and with "b"… written
+  // by a fork before "a"'s items are, with and without a spill.
+  const auto write_a = [](JsonWriter& w) {
+    w.key("a");
+    w.begin_array();
+    w.number(1);
+    w.number(2);
+    w.end_array();
+  };
+  const auto write_rest = [](JsonWriter& w) {
+    w.key("b");
+    w.begin_array();
+    w.number(3);
+    w.begin_object();
+    w.key("c");
+    w.null();
+    w.end_object();
+    w.end_array();
+    w.field("d", true);
+  };
+  for (const int indent : {-1, 0, 2}) {
+    std::string want;
+    JsonWriter straight(&want, indent);
+    straight.begin_object();
+    write_a(straight);
+    write_rest(straight);
+    straight.end_object();
+    for (const bool spill : {false, true}) {
+      INFO("indent " << indent << (spill ? ", spilled" : ""));
+      std::string out, spilled;
+      JsonWriter w(&out, indent);
+      if (spill) w.spill_every(1, [&](std::string_view s) { spilled += s; });
+      w.begin_object();
+      std::string aside;
+      JsonWriter ahead = w.fork(&aside);
+      write_a(ahead); // the state after "a" (its text not kept)
+      aside.clear();
+      write_rest(ahead);
+      write_a(w);
+      w.splice(aside.substr(0, 5));
+      w.splice(aside.substr(5));
+      w.adopt(ahead);
+      w.end_object();
+      CHECK(spilled + out == want);
+    }
+  }
+}
+
+} // namespace blockls
