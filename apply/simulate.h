@@ -10,6 +10,7 @@
 #include "apply/path_memo.h"
 #include "apply/plan.h"
 #include "apply/shared_value.h"
+#include "grammar/router/incremental_parse.h"
 
 #include <boost/container/small_vector.hpp>
 #include <map>
@@ -113,6 +114,8 @@ struct SimulationBase {
   // or it listed a directory (entries created there are in no list of changed files).
   // Null: unknown, every observation of every block is read and compared.
   const std::vector<std::string>* changed_files = nullptr;
+  // find_change(text, the new text) when the caller has it (null: computed).
+  const TextChange* change = nullptr;
 };
 
 struct SimulationOptions {

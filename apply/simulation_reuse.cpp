@@ -53,7 +53,8 @@ bool SimulationReuse::shifted_by(uint32_t now, uint32_t before, const Match& m) 
 }
 
 SimulationReuse::SimulationReuse(const SimulationInput& input, const SimulationBase& base)
-    : input_(&input), base_(&base), change_(find_change(base.text, input.text)),
+    : input_(&input), base_(&base),
+      change_(base.change ? *base.change : find_change(base.text, input.text)),
       tracking_(base.changed_files != nullptr) {
   if (tracking_)
     for (const std::string& path : *base.changed_files)

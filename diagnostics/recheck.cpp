@@ -34,10 +34,11 @@ bool belongs(const Diagnostic& d, size_t first, size_t end, uint32_t first_line,
 } // namespace
 
 Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
-                         std::string_view new_text, const CheckOptions& options) {
+                         std::string_view new_text, const CheckOptions& options,
+                         const TextChange* change) {
   // The re-parse reuses the old parser's diagnostics: without them, check it all.
   if (!old.parser_diagnostics_kept) return full_check(new_text, options);
-  std::optional<Reparse> reparsed = reparse(old_text, old.parsed, new_text, options.parse);
+  std::optional<Reparse> reparsed = reparse(old_text, old.parsed, new_text, options.parse, change);
   if (!reparsed) return full_check(new_text, options);
   const ReparseWindow& w = reparsed->window;
   // Lines of the window's end; past every line when it runs to the end of the text.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "diagnostics/check.h"
+#include "grammar/router/incremental_parse.h"
 
 #include <cstddef>
 #include <string_view>
@@ -22,7 +23,9 @@ struct Recheck {
 // fixes: the reused ones keep them). Only an `old` checked with keep_parser_diagnostics can be
 // re-checked incrementally (and only a result asked for with it can be the next `old`); any
 // other is checked again in full.
+// `change`: find_change(old_text, new_text) when the caller has it (null: computed here).
 Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
-                         std::string_view new_text, const CheckOptions& options = {});
+                         std::string_view new_text, const CheckOptions& options = {},
+                         const TextChange* change = nullptr);
 
 } // namespace blockls

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "diagnostics/check.h"
+#include "grammar/router/incremental_parse.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -27,9 +28,11 @@ CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOpti
 // check_with_verified_fixes(new_text) computed incrementally from `old`, the verified check of
 // `old_text` with the same options (diagnostics/recheck.h): only the re-checked window's fixes
 // are verified again. `*incremental` (optional) tells whether the window was enough.
+// `change`: find_change(old_text, new_text) when the caller has it (null: computed).
 CheckedDocument recheck_with_verified_fixes(std::string_view old_text, const CheckedDocument& old,
                                             std::string_view new_text,
                                             const CheckOptions& options = {},
-                                            bool* incremental = nullptr);
+                                            bool* incremental = nullptr,
+                                            const TextChange* change = nullptr);
 
 } // namespace blockls

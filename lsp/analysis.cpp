@@ -90,6 +90,7 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
   a->version = version;
   a->generation = generation;
   const std::string_view source = *a->text;
+  std::optional<TextChange> change; // from the base's text to this one, once known
   if (source.size() > a->context->settings.max_document_bytes) {
     a->too_large = true;
     auto checked = std::make_shared<CheckedDocument>();
@@ -101,11 +102,15 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
     options.catalog = a->context->catalog.get();
     options.keep_parser_diagnostics = true; // the next edit re-checks this one incrementally
     if (same_text) {
+      change = TextChange{source.size(), source.size(), source.size()}; // what find_change gives
       a->checked_ = base->checked_;
       a->incremental = true;
     } else if (base && base->context == a->context && !base->too_large && base->text) {
+      // Where the texts differ: found once (a scan of both texts) for the re-check and the
+      // simulation.
+      change = find_change(*base->text, source);
       a->checked_ = std::make_shared<const CheckedDocument>(recheck_with_verified_fixes(
-          *base->text, *base->checked_, source, options, &a->incremental));
+          *base->text, *base->checked_, source, options, &a->incremental, &*change));
     } else {
       a->checked_ =
           std::make_shared<const CheckedDocument>(check_with_verified_fixes(source, options));
@@ -137,8 +142,12 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
             base->path_epoch == a->path_epoch) {
           if (files && base->files_generation != 0)
             changed = files->changed_since(base->files_generation);
-          previous = {*base->text, &base->checked(), &base->plan(), &*base->simulation,
-                      changed ? &*changed : nullptr};
+          previous = {*base->text,
+                      &base->checked(),
+                      &base->plan(),
+                      &*base->simulation,
+                      changed ? &*changed : nullptr,
+                      change ? &*change : nullptr};
           options.base = &previous;
         }
         const apply::FileSource& read_from =

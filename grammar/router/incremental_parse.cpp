@@ -110,8 +110,9 @@ void shift_diagnostic(Diagnostic& d, int64_t bytes, int64_t lines, int64_t block
 }
 
 std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& old,
-                               std::string_view new_text, ParseOptions options) {
-  const TextChange change = find_change(old_text, new_text);
+                               std::string_view new_text, ParseOptions options,
+                               const TextChange* known_change) {
+  const TextChange change = known_change ? *known_change : find_change(old_text, new_text);
   const int64_t byte_delta =
       static_cast<int64_t>(new_text.size()) - static_cast<int64_t>(old_text.size());
 

@@ -51,8 +51,10 @@ struct Reparse {
 };
 
 // Re-parses `new_text` given `old`, the parse of `old_text` with the same options.
+// `change`: find_change(old_text, new_text) when the caller has it (null: computed here).
 std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& old,
-                               std::string_view new_text, ParseOptions options);
+                               std::string_view new_text, ParseOptions options,
+                               const TextChange* change = nullptr);
 
 // Moves every position of an element that lies after an edit: bytes by `bytes`, lines by
 // `lines` (and, for diagnostics, block indices by `blocks`).
