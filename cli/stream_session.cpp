@@ -60,6 +60,7 @@ void StreamSession::feed(std::string_view chunk) {
   const std::optional<OpenValue> open = parser_.open_value();
   close_value(open, parser_.blocks_so_far());
   emit_starts(parser_.blocks_so_far());
+  if (!held_.empty() && parser_.blocks_so_far().size() > settled_.blocks) emit_held_early();
   stream_value(open, parser_.blocks_so_far());
   const std::vector<ResumePoint>& points = parser_.resume_points_so_far();
   if (!points.empty() && points.back().offset > settled_.offset) settle(points.back());
@@ -215,26 +216,39 @@ size_t StreamSession::held_from(const CheckedDocument& checked, const std::vecto
 }
 
 // Verifies the held errors' fixes now that their windows are known to end at `window_end` (the
-// start of the part's first block, or the end of the input) and emits them, in order: check
-// lists them before every diagnostic of the part `checked` (whose line index they use).
-void StreamSession::emit_held(std::string_view text, const CheckedDocument& checked,
-                              size_t window_end) {
+// start of the next block, or the end of the input) and emits them, in order: check lists them
+// before that block's diagnostics. `text`: the text read, at least up to `window_end`;
+// `with_lines`: a check whose line index covers their lines and its text, `written`.
+void StreamSession::emit_held(std::string_view text, std::string_view written,
+                              const CheckedDocument& with_lines, size_t window_end) {
   if (held_.empty()) return;
   std::vector<LooseDiagnostic> waiting; // only those not verified yet, in order
   for (Held& h : held_)
     if (h.unverified) waiting.push_back(std::move(h.loose));
-  verify_loose_fixes(text, waiting, window_end, options_);
+  verify_loose_fixes(text.substr(0, window_end), waiting, window_end, options_);
   for (size_t i = 0, w = 0; i < held_.size(); ++i) {
     const Diagnostic& d = held_[i].unverified ? waiting[w++].diagnostic : held_[i].loose.diagnostic;
     JsonWriter& writer = start_event();
     writer.begin_object();
     writer.key("error");
-    write_diagnostic(writer, text, checked, d);
+    write_diagnostic(writer, written, with_lines, d);
     writer.field("event", "error");
     writer.end_object();
     emit_({"error", event_});
   }
   held_.clear();
+}
+
+// The first block after the settled text has started: the held errors' windows end at its start,
+// so they are verified and emitted now, before that block's own check (the work of a long
+// window not added to its block_end's latency). They are written with the settled text's lines.
+void StreamSession::emit_held_early() {
+  const std::string_view text = parser_.text();
+  CheckedDocument lines_only;
+  lines_only.parsed.lines = std::move(lines_);
+  emit_held(text, text.substr(0, settled_.offset), lines_only,
+            parser_.blocks_so_far()[settled_.blocks].range.begin);
+  lines_ = std::move(lines_only.parsed.lines);
 }
 
 void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, size_t begin,
@@ -299,8 +313,8 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
     if (unverified[k - hold_from]) taken.push_back(std::exchange(d.fixes, {}));
   }
   verify_fixes(text, checked, options_);
-  if (count > 0 || at_end)
-    emit_held(text, checked, count > 0 ? blocks.front().range.begin : text.size());
+  if (count > 0 || at_end) // (feed emits them as soon as the block starts: rarely left here)
+    emit_held(text, text, checked, count > 0 ? blocks.front().range.begin : text.size());
   for (size_t k = hold_from, t = 0; k < tail.size(); ++k) {
     const Diagnostic& d = checked.diagnostics[tail[k]];
     Held& h = held_.emplace_back(Held{{d, checked.parsed.lines.line_start(loose_line(checked, d))},

@@ -86,7 +86,9 @@ private:
                       bool at_end = false);
   size_t held_from(const CheckedDocument& checked, const std::vector<size_t>& tail,
                    bool at_end) const;
-  void emit_held(std::string_view text, const CheckedDocument& checked, size_t window_end);
+  void emit_held(std::string_view text, std::string_view written, const CheckedDocument& with_lines,
+                 size_t window_end);
+  void emit_held_early();
 
   CheckOptions options_;
   Emit emit_;
