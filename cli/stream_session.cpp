@@ -8,6 +8,7 @@
 #include "fixits/verify_fixes.h"
 #include "grammar/line_breaks.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace blockls::cli {
@@ -59,6 +60,7 @@ void StreamSession::feed(std::string_view chunk) {
   const std::optional<OpenValue> open = parser_.open_value();
   close_value(open, parser_.blocks_so_far());
   emit_starts(parser_.blocks_so_far());
+  if (!held_.empty() && parser_.blocks_so_far().size() > settled_.blocks) emit_held_early();
   stream_value(open, parser_.blocks_so_far());
   const std::vector<ResumePoint>& points = parser_.resume_points_so_far();
   if (!points.empty() && points.back().offset > settled_.offset) settle(points.back());
@@ -187,9 +189,71 @@ void StreamSession::settle(const ResumePoint& point) {
   check_and_emit(text, std::move(part), begin);
 }
 
-void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, size_t begin) {
+// The line a loose diagnostic's verification window starts on (loose_fix_window).
+static uint32_t loose_line(const CheckedDocument& checked, const Diagnostic& d) {
+  return std::min(d.line, checked.parsed.lines.line_count() - 1);
+}
+
+// True when `d` (of the part `checked`) is a loose diagnostic whose fixes cannot be verified yet:
+// no block of the part starts after its line, so its window (loose_fix_window) ends at the next
+// block, which the stream has not read.
+static bool awaits_next_block(const CheckedDocument& checked, const Diagnostic& d) {
+  const std::vector<Block>& blocks = checked.parsed.blocks;
+  return d.block < 0 && fix_needs_verifying(d) &&
+         (blocks.empty() || blocks.back().start_line <= loose_line(checked, d));
+}
+
+// Where the held errors start among `tail` (the part's error events after its last block_end):
+// all of them while earlier ones are held and the part has no block (check lists them after
+// those), else from the first one that awaits the next block; none at the end of the input.
+size_t StreamSession::held_from(const CheckedDocument& checked, const std::vector<size_t>& tail,
+                                bool at_end) const {
+  if (at_end) return tail.size();
+  if (!held_.empty() && checked.parsed.blocks.empty()) return 0;
+  for (size_t k = 0; k < tail.size(); ++k)
+    if (awaits_next_block(checked, checked.diagnostics[tail[k]])) return k;
+  return tail.size();
+}
+
+// Verifies the held errors' fixes now that their windows are known to end at `window_end` (the
+// start of the next block, or the end of the input) and emits them, in order: check lists them
+// before that block's diagnostics. `text`: the text read, at least up to `window_end`;
+// `with_lines`: a check whose line index covers their lines and its text, `written`.
+void StreamSession::emit_held(std::string_view text, std::string_view written,
+                              const CheckedDocument& with_lines, size_t window_end) {
+  if (held_.empty()) return;
+  std::vector<LooseDiagnostic> waiting; // only those not verified yet, in order
+  for (Held& h : held_)
+    if (h.unverified) waiting.push_back(std::move(h.loose));
+  verify_loose_fixes(text.substr(0, window_end), waiting, window_end, options_);
+  for (size_t i = 0, w = 0; i < held_.size(); ++i) {
+    const Diagnostic& d = held_[i].unverified ? waiting[w++].diagnostic : held_[i].loose.diagnostic;
+    JsonWriter& writer = start_event();
+    writer.begin_object();
+    writer.key("error");
+    write_diagnostic(writer, written, with_lines, d);
+    writer.field("event", "error");
+    writer.end_object();
+    emit_({"error", event_});
+  }
+  held_.clear();
+}
+
+// The first block after the settled text has started: the held errors' windows end at its start,
+// so they are verified and emitted now, before that block's own check (the work of a long
+// window not added to its block_end's latency). They are written with the settled text's lines.
+void StreamSession::emit_held_early() {
+  const std::string_view text = parser_.text();
+  CheckedDocument lines_only;
+  lines_only.parsed.lines = std::move(lines_);
+  emit_held(text, text.substr(0, settled_.offset), lines_only,
+            parser_.blocks_so_far()[settled_.blocks].range.begin);
+  lines_ = std::move(lines_only.parsed.lines);
+}
+
+void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, size_t begin,
+                                   bool at_end) {
   CheckedDocument checked = check_part(text, std::move(part), begin, !utf8_reported_, options_);
-  verify_fixes(text, checked, options_);
   const ActionCatalog& catalog = options_.catalog ? *options_.catalog : ActionCatalog::builtin();
   const std::vector<Block>& blocks = checked.parsed.blocks;
   const std::vector<Diagnostic>& diagnostics = checked.diagnostics;
@@ -235,6 +299,29 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
       ++slot;
     loose_before[slot].push_back(i);
   }
+  // The error events after the part's last block_end, from the first one whose fix needs the
+  // next block's start to be verified (loose_fix_window), are held until that start is known;
+  // their fixes are taken out while the part's are verified.
+  std::vector<size_t>& tail = loose_before[count];
+  const size_t hold_from = held_from(checked, tail, at_end);
+  std::vector<bool>& unverified = newly_unverified_;
+  std::vector<std::vector<Fix>> taken; // the fixes of the unverified ones, in order
+  unverified.assign(tail.size() - hold_from, false);
+  for (size_t k = hold_from; k < tail.size(); ++k) {
+    Diagnostic& d = checked.diagnostics[tail[k]];
+    unverified[k - hold_from] = awaits_next_block(checked, d);
+    if (unverified[k - hold_from]) taken.push_back(std::exchange(d.fixes, {}));
+  }
+  verify_fixes(text, checked, options_);
+  if (count > 0 || at_end) // (feed emits them as soon as the block starts: rarely left here)
+    emit_held(text, text, checked, count > 0 ? blocks.front().range.begin : text.size());
+  for (size_t k = hold_from, t = 0; k < tail.size(); ++k) {
+    const Diagnostic& d = checked.diagnostics[tail[k]];
+    Held& h = held_.emplace_back(Held{{d, checked.parsed.lines.line_start(loose_line(checked, d))},
+                                      unverified[k - hold_from]});
+    if (h.unverified) h.loose.diagnostic.fixes = std::move(taken[t++]);
+  }
+  tail.resize(hold_from);
   for (size_t b = 0; b <= count; ++b) {
     for (size_t i : loose_before[b]) {
       JsonWriter& w = start_event();
@@ -281,7 +368,7 @@ size_t StreamSession::finish() {
   for (Diagnostic& d : rest.diagnostics)
     if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
   rest.resume_points.clear();
-  check_and_emit(text, std::move(rest), settled_.offset);
+  check_and_emit(text, std::move(rest), settled_.offset, true);
   JsonWriter& w = start_event();
   w.begin_object();
   w.field("event", "done");

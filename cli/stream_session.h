@@ -6,6 +6,7 @@
 
 #include "diagnostics/check.h"
 #include "diagnostics/json_report.h"
+#include "fixits/verify_fixes.h"
 #include "grammar/router/document_parser.h"
 
 #include <functional>
@@ -78,8 +79,16 @@ private:
   // block before it is final) and emits its blocks and errors.
   void settle(const ResumePoint& point);
   // Checks `part` (see check_part: what the parse found from `begin` on, up to the end of
-  // `text`) and emits its blocks and errors, in check order.
-  void check_and_emit(std::string_view text, ParsedDocument part, size_t begin);
+  // `text`) and emits its blocks and errors, in check order — but for the errors after its
+  // last block whose fixes' verification needs the next block (held_). `at_end`: the input
+  // has ended (nothing is held any longer).
+  void check_and_emit(std::string_view text, ParsedDocument part, size_t begin,
+                      bool at_end = false);
+  size_t held_from(const CheckedDocument& checked, const std::vector<size_t>& tail,
+                   bool at_end) const;
+  void emit_held(std::string_view text, std::string_view written, const CheckedDocument& with_lines,
+                 size_t window_end);
+  void emit_held_early();
 
   CheckOptions options_;
   Emit emit_;
@@ -100,6 +109,15 @@ private:
   // check_and_emit's lists (see there), kept for their buffers.
   std::vector<std::vector<size_t>> errors_of_, loose_before_;
   std::vector<int32_t> next_block_;
+  // Loose errors (a malformed header) not emitted yet: the fix of one is verified on the text
+  // up to the next block (fixits/verify_fixes.h, loose_fix_window), so it waits for that
+  // block's start (or the end of the input), and the error events after it wait with it.
+  struct Held {
+    LooseDiagnostic loose;
+    bool unverified = false; // its fixes wait for their window's end
+  };
+  std::vector<Held> held_;
+  std::vector<bool> newly_unverified_; // check_and_emit's list (see there)
   std::optional<StreamedValue> value_;
   std::vector<StreamedValue> closed_; // closed values waiting for their parameter
 };

@@ -10,11 +10,12 @@
 namespace blockls {
 
 // A part is checked as soon as it is parsed, but its fixes can only be verified once the start
-// of the next block is known: a fix's verification window runs from its block to the start of
-// the next block (fixits/verify_fixes.cpp), and for a part's last block that block is in a
-// later part. So each part waits, checked, until a later part with a block has been parsed —
-// usually the next one — and is then verified on the text up to that block's start, which
-// gives every window of the part exactly the bounds the whole check gives it.
+// of the next block is known: the fix of a diagnostic outside every block is verified on the
+// text from its line to the start of the next block (fixits/verify_fixes.h, loose_fix_window),
+// and after a part's last block that block is in a later part. So each part waits, checked,
+// until a later part with a block has been parsed — usually the next one — and is then
+// verified on the text up to that block's start, which gives every window of the part exactly
+// the bounds the whole check gives it. (A block's own window ends with the block.)
 size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOptions& options,
                       size_t part_bytes,
                       const std::function<bool(const CheckedDocument& part)>& on_part) {

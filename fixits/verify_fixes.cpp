@@ -13,9 +13,6 @@
 namespace blockls {
 namespace {
 
-// Largest window re-checked to verify a syntax fix; fixes in larger windows stay unverified.
-constexpr size_t kMaxVerifyWindow = 256 * 1024;
-
 // Bytes re-checked per window, beyond which its later diagnostics' fixes stay unverified (but
 // at least kMinVerifiedPerWindow diagnostics are always verified). Each verification re-checks
 // the whole window, so a window with one error per line (an unclosed block swallowing a chat
@@ -47,12 +44,36 @@ bool is_clean_improvement(const std::map<std::string_view, int>& before,
   return (a == after.end() ? 0 : a->second) < (b == before.end() ? 0 : b->second);
 }
 
-// The text a syntax diagnostic's fix can affect: from its block's start line (or its own line
-// when it has no block) to the start of the next block. Blocks are in start-line order, so the
-// next block is found by binary search.
-ByteRange verify_window(const ParsedDocument& parsed, const Diagnostic& d, size_t text_size) {
-  const uint32_t first_line = d.block >= 0 ? parsed.blocks[d.block].start_line
-                                           : std::min(d.line, parsed.lines.line_count() - 1);
+// Where a diagnostic's fix is verified (see fix_window in verify_fixes.h). A block's window
+// and a loose diagnostic's window can share their first byte (a malformed header on a block's
+// start line) yet differ in their end, so a window is told by both ends and its kind.
+struct WindowKey {
+  size_t begin = 0, end = 0;
+  bool loose = false;
+  bool operator==(const WindowKey&) const = default;
+};
+struct WindowKeyHash {
+  size_t operator()(const WindowKey& k) const {
+    return std::hash<size_t>()(k.begin * 31 + k.end) ^ static_cast<size_t>(k.loose);
+  }
+};
+
+} // namespace
+
+// The text a diagnostic's fix is verified on (see verify_fixes.h).
+ByteRange fix_window(const ParsedDocument& parsed, const Diagnostic& d, size_t text_size) {
+  if (d.block >= 0) {
+    const Block& block = parsed.blocks[d.block];
+    const size_t begin = parsed.lines.line_start(block.start_line);
+    return {begin, std::max(begin, std::min<size_t>(block.range.end, text_size))};
+  }
+  return loose_fix_window(parsed, d, text_size);
+}
+
+// A loose diagnostic's window: from its line to the start of the next block. Blocks are in
+// start-line order, so that block is found by binary search.
+ByteRange loose_fix_window(const ParsedDocument& parsed, const Diagnostic& d, size_t text_size) {
+  const uint32_t first_line = std::min(d.line, parsed.lines.line_count() - 1);
   ByteRange window{parsed.lines.line_start(first_line), text_size};
   const auto next =
       std::upper_bound(parsed.blocks.begin(), parsed.blocks.end(), first_line,
@@ -61,32 +82,26 @@ ByteRange verify_window(const ParsedDocument& parsed, const Diagnostic& d, size_
   return window;
 }
 
-} // namespace
+bool fix_needs_verifying(const Diagnostic& d) {
+  if (d.fixes.empty() || d.dialect == Dialect::none) return false;
+  const CodeInfo* info = find_code(d.code);
+  return info && info->doc_page != "validation"; // validation fixes are built verified
+}
 
-// Syntax fixes are built by the grammar, which cannot see the catalog: a repaired header may
-// create a block that then lacks an `action`. Each such fix is checked on its window with the
-// whole engine and dropped if it would add any diagnostic (the fix property), so every fix the
-// engine offers removes its diagnostic and adds none.
-size_t verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options,
-                    size_t first, size_t end) {
-  size_t rechecked = 0;
-  const CheckOptions& inner = options;
-  // The diagnostic counts of each window before any fix (a window is identified by its first
-  // byte: its end follows from its first line). Several diagnostics often share a window.
-  std::unordered_map<size_t, std::map<std::string_view, int>> before_cache;
-  // How many diagnostics each window (keyed as above) has verified, for verified_per_window.
-  std::unordered_map<size_t, size_t> verified_count;
-  std::string fixed;
-  end = std::min(end, checked.diagnostics.size());
-  for (size_t i = first; i < end; ++i) {
-    Diagnostic& d = checked.diagnostics[i];
-    if (d.fixes.empty() || d.dialect == Dialect::none) continue;
-    const CodeInfo* info = find_code(d.code);
-    if (!info || info->doc_page == "validation") continue; // built already verified
-    const ByteRange window = verify_window(checked.parsed, d, text.size());
-    if (window.size() > kMaxVerifyWindow) continue;
-    if (verified_count[window.begin]++ >= verified_per_window(window.size())) continue;
-    const std::string_view sub = slice(text, window);
+// Verifies diagnostics one at a time, each on its window, keeping per window the diagnostic
+// counts before any fix (several diagnostics often share a window) and how many of its
+// diagnostics it has verified (for verified_per_window).
+class FixVerifier {
+public:
+  FixVerifier(std::string_view text, const CheckOptions& options)
+      : text_(text), options_(options) {}
+
+  void verify(Diagnostic& d, ByteRange window) {
+    if (!fix_needs_verifying(d)) return;
+    if (window.size() > kMaxVerifyWindow) return;
+    const WindowKey key{window.begin, window.end, d.block < 0};
+    if (verified_count_[key]++ >= verified_per_window(window.size())) return;
+    const std::string_view sub = slice(text_, window);
     const std::map<std::string_view, int>* before = nullptr;
     size_t kept_count = 0;
     for (size_t f = 0; f < d.fixes.size(); ++f) {
@@ -96,21 +111,20 @@ size_t verify_fixes(std::string_view text, CheckedDocument& checked, const Check
       for (const TextEdit& e : fix.edits)
         if (e.range.begin < window.begin || e.range.end > window.end) inside = false;
       // Edits outside the window cannot be verified locally: keep them as the grammar made them.
-      if (inside && apply_edits(sub, fix.edits, &fixed, window.begin)) {
+      if (inside && apply_edits(sub, fix.edits, &fixed_, window.begin)) {
         if (!before) {
-          auto it = before_cache.find(window.begin);
-          if (it == before_cache.end()) {
-            rechecked += sub.size();
-            it = before_cache
-                     .emplace(window.begin, code_counts(check_document(sub, inner).diagnostics))
+          auto it = before_cache_.find(key);
+          if (it == before_cache_.end()) {
+            rechecked_ += sub.size();
+            it = before_cache_.emplace(key, code_counts(check_document(sub, options_).diagnostics))
                      .first;
           }
           before = &it->second;
         }
-        rechecked += before->count(d.code) ? fixed.size() : 0;
+        rechecked_ += before->count(d.code) ? fixed_.size() : 0;
         keep = before->count(d.code) == 0 ||
-               is_clean_improvement(*before, code_counts(check_document(fixed, inner).diagnostics),
-                                    d.code);
+               is_clean_improvement(
+                   *before, code_counts(check_document(fixed_, options_).diagnostics), d.code);
       }
       if (keep) {
         if (kept_count != f) d.fixes[kept_count] = std::move(fix);
@@ -123,7 +137,39 @@ size_t verify_fixes(std::string_view text, CheckedDocument& checked, const Check
         std::none_of(d.fixes.begin(), d.fixes.end(), [](const Fix& f) { return f.preferred; }))
       d.fixes.front().preferred = true;
   }
-  return rechecked;
+
+  size_t rechecked() const { return rechecked_; }
+
+private:
+  std::string_view text_;
+  const CheckOptions& options_;
+  std::unordered_map<WindowKey, std::map<std::string_view, int>, WindowKeyHash> before_cache_;
+  std::unordered_map<WindowKey, size_t, WindowKeyHash> verified_count_;
+  std::string fixed_; // a window with a fix applied (its buffer reused)
+  size_t rechecked_ = 0;
+};
+
+// Syntax fixes are built by the grammar, which cannot see the catalog: a repaired header may
+// create a block that then lacks an `action`. Each such fix is checked on its window with the
+// whole engine and dropped if it would add any diagnostic (the fix property), so every fix the
+// engine offers removes its diagnostic and adds none.
+size_t verify_fixes(std::string_view text, CheckedDocument& checked, const CheckOptions& options,
+                    size_t first, size_t end) {
+  FixVerifier verifier(text, options);
+  end = std::min(end, checked.diagnostics.size());
+  for (size_t i = first; i < end; ++i) {
+    Diagnostic& d = checked.diagnostics[i];
+    if (fix_needs_verifying(d)) verifier.verify(d, fix_window(checked.parsed, d, text.size()));
+  }
+  return verifier.rechecked();
+}
+
+size_t verify_loose_fixes(std::string_view text, std::span<LooseDiagnostic> loose,
+                          size_t window_end, const CheckOptions& options) {
+  FixVerifier verifier(text, options);
+  for (LooseDiagnostic& l : loose)
+    verifier.verify(l.diagnostic, {l.line_begin, std::max(l.line_begin, window_end)});
+  return verifier.rechecked();
 }
 
 CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOptions& options) {

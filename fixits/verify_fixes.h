@@ -1,7 +1,7 @@
 // The fix guarantee of the engine: every fix offered removes its diagnostic and adds none.
 // Syntax fixes are built by the grammar, which cannot see the catalog (a repaired header may
-// create a block that then lacks an `action`), so each is re-checked on its block's window with
-// the whole engine and dropped if it would add a diagnostic. Catalog fixes are verified when
+// create a block that then lacks an `action`), so each is re-checked on its window (fix_window)
+// with the whole engine and dropped if it would add a diagnostic. Catalog fixes are verified when
 // they are built. Consumers that show or apply fixes (CLI, language server) use
 // check_with_verified_fixes; check_document alone is parse + validate.
 #pragma once
@@ -11,17 +11,50 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace blockls {
 
+// The text a diagnostic's fixes are verified on. A block's diagnostic: its block, from its start
+// line to the end of its last line. The text after it changes the verdict only by its size (the
+// bounds below) or when the fix moves the block's end, and such a fix is judged on the block
+// alone (it would leave the block unclosed there: dropped). So the window is known once the
+// block is, and `blockls stream` verifies a block's fixes when the block closes
+// (docs/stream.md). A diagnostic outside every block (a malformed header): from its line to the
+// start of the next block, or the text's end (loose_fix_window) — its fix may turn the lines
+// after it into a block, and whether that block is valid is only known there.
+ByteRange fix_window(const ParsedDocument& parsed, const Diagnostic& d, size_t text_size);
+ByteRange loose_fix_window(const ParsedDocument& parsed, const Diagnostic& d, size_t text_size);
+
+// Largest window re-checked to verify a syntax fix; fixes in larger windows stay as the grammar
+// built them (unverified: the fix property is not promised for them).
+constexpr size_t kMaxVerifyWindow = 256 * 1024;
+
+// True when verify_fixes re-checks `d`'s fixes: it has some, from the grammar (a catalog fix
+// is built verified), and a dialect (not INVALID_UTF8).
+bool fix_needs_verifying(const Diagnostic& d);
+
 // Verifies the fixes of checked.diagnostics[first, end) (all by default); returns the number of
-// bytes it re-checked to do so. Each window (a block up to the next one) verifies the fixes of
-// its first max(16, 2 MiB / window size) diagnostics; the fixes of the rest, like those in
-// windows over 256 KiB, stay as the grammar built them. Without that bound a window with an error
-// on every line costs its size times its line count.
+// bytes it re-checked to do so. Each window verifies the fixes of its first max(16, 2 MiB /
+// window size) diagnostics; the fixes of the rest, like those in windows over 256 KiB, stay as
+// the grammar built them. Without that bound a window with an error on every line costs its
+// size times its line count.
 size_t verify_fixes(std::string_view text, CheckedDocument& checked,
                     const CheckOptions& options = {}, size_t first = 0, size_t end = SIZE_MAX);
+
+// A diagnostic outside every block, with the start of its line: what `blockls stream` keeps of
+// one whose window (loose_fix_window) runs past the text read so far, to verify it later.
+struct LooseDiagnostic {
+  Diagnostic diagnostic;
+  size_t line_begin = 0;
+};
+
+// Verifies the fixes of `loose`, in order, as verify_fixes does once the next block after them
+// is known to start at `window_end` (or the text to end there): each on [line_begin,
+// window_end), under the same bounds. Returns the bytes re-checked.
+size_t verify_loose_fixes(std::string_view text, std::span<LooseDiagnostic> loose,
+                          size_t window_end, const CheckOptions& options = {});
 
 CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOptions& options = {});
 

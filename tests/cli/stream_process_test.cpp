@@ -3,6 +3,7 @@
 // sent and `done` ends the output; binary input is refused with a clear message.
 #include "support/process.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 
 using namespace blockls::test;
 
@@ -131,4 +133,77 @@ TEST_CASE("stream: an empty input ends with done and exit 0", "[cli][stream]") {
   const nlohmann::json e = nlohmann::json::parse(r.out);
   CHECK(e["event"] == "done");
   CHECK(e["summary"]["blocks_parsed"] == 0);
+}
+
+namespace {
+
+// The blocks and errors of `blockls stream`'s events, and those of `blockls check --format
+// json`, on `text`; each error's context_window cut at its own line and its `context` dropped
+// (a stream may quote fewer lines after the error, docs/stream.md) once the stream's is checked
+// to begin check's.
+std::pair<nlohmann::json, nlohmann::json> stream_and_check(const std::string& text) {
+  const ProcessResult s = run_blockls({"stream"}, text);
+  const ProcessResult c = run_blockls({"check", "--format", "json", "-"}, text);
+  REQUIRE(s.exit_code == c.exit_code);
+  nlohmann::json streamed = {{"blocks", nlohmann::json::array()},
+                             {"errors", nlohmann::json::array()}};
+  size_t at = 0;
+  for (size_t nl; (nl = s.out.find('\n', at)) != std::string::npos; at = nl + 1) {
+    const nlohmann::json e = nlohmann::json::parse(s.out.substr(at, nl - at));
+    if (e["event"] == "block_end") {
+      streamed["blocks"].push_back(e["block"]);
+      for (const auto& error : e["errors"])
+        streamed["errors"].push_back(error);
+    } else if (e["event"] == "error") {
+      streamed["errors"].push_back(e["error"]);
+    }
+  }
+  nlohmann::json checked = nlohmann::json::parse(c.out)["files"][0];
+  checked.erase("path");
+  checked.erase("summary");
+  REQUIRE(streamed["errors"].size() == checked["errors"].size());
+  for (size_t i = 0; i < checked["errors"].size(); ++i) {
+    nlohmann::json& got = streamed["errors"][i];
+    nlohmann::json& want = checked["errors"][i];
+    CHECK(want.value("context", "").starts_with(got.value("context", "")));
+    for (nlohmann::json* e : {&got, &want}) {
+      std::string window = e->value("context_window", "");
+      window.resize(std::min(window.size(), window.find("<-- ERROR HERE")));
+      (*e)["context_window"] = window;
+      e->erase("context");
+    }
+  }
+  return {streamed, checked};
+}
+
+// ~300 KB of prose, no block in it, as an answer that talks on after its last block.
+std::string long_prose() {
+  std::string prose;
+  for (int i = 0; prose.size() < 300 * 1024; ++i)
+    prose += "Paragraph " + std::to_string(i) + " goes on about the change, with no block.\n";
+  return prose;
+}
+
+} // namespace
+
+TEST_CASE("stream: a malformed header before long prose keeps check's fix", "[cli][stream]") {
+  // The reported case: check verifies the header's fix on the text up to the next block (here
+  // the end, over 256 KiB: left as the grammar built it), the stream on what it had read.
+  const std::string text =
+      "#!nesl [missing-at-sign: bad]\nkey = \"value\"\n#!end_bad\n" + long_prose();
+  const auto [streamed, checked] = stream_and_check(text);
+  REQUIRE(checked["errors"].size() == 1);
+  CHECK(checked["errors"][0]["fixes"].size() == 1);
+  CHECK(streamed == checked);
+}
+
+TEST_CASE("stream: a block's fixes before long prose are check's", "[cli][stream]") {
+  // A block's diagnostic with a fix verification drops (a duplicate key), then long prose.
+  const std::string text = "#!nesl [@three-char-SHA-256: dup]\naction = \"file_write\"\n"
+                           "path = \"a.txt\"\npath = \"b.txt\"\ncontent = \"hi\"\n#!end_dup\n" +
+                           long_prose();
+  const auto [streamed, checked] = stream_and_check(text);
+  REQUIRE(checked["errors"].size() == 1);
+  CHECK(checked["errors"][0]["code"] == "DUPLICATE_KEY");
+  CHECK(streamed == checked);
 }

@@ -139,6 +139,29 @@ TEST_CASE("stream: the events of any chunking give exactly check's blocks and er
   CHECK(checked > 100);
 }
 
+TEST_CASE("stream: errors whose fixes wait for the next block keep check's fixes and order",
+          "[cli][stream]") {
+  // A malformed header's fix is verified on the text up to the next block, which the stream
+  // reads later: its error event, and those after it (invalid UTF-8 in prose, another header),
+  // wait for that block, then come in check's order — at every split point.
+  const std::string header_ok = "#!nesl [missing-at-sign: ok1]\naction = \"file_write\"\n"
+                                "path = \"a.txt\"\ncontent = \"hi\"\n#!end_ok1\n";
+  const std::string header_bad = "#!nesl [missing-at-sign: bad]\nkey = \"value\"\n#!end_bad\n";
+  const std::string block = "#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\n"
+                            "path = \"b.txt\"\ncontent = \"hi\"\n#!end_k1w\n";
+  const std::string bad_utf8 = "prose \xff here\n";
+  for (const std::string& text :
+       {header_ok + "prose\n" + bad_utf8 + header_bad + "more\n" + block + header_ok,
+        "intro\n" + block + header_bad + bad_utf8 + header_ok + "\n" + block + "end\n",
+        header_bad + header_ok + bad_utf8 + "tail without a block"}) {
+    std::vector<size_t> cuts;
+    for (size_t at = 1; at < text.size(); ++at)
+      cuts.push_back(at);
+    require_same_as_check({"held errors", text}, cuts);
+    require_same_as_check({"held errors", text}, {});
+  }
+}
+
 TEST_CASE("stream: a chunk that completes no line emits nothing and changes no later event",
           "[cli][stream]") {
   // Such a chunk is only stored (StreamSession::feed returns early): the events of a chunking

@@ -6,8 +6,8 @@
 #include "fixits/verify_fixes.h"
 #include "support/test_inputs.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
-
 #include <map>
 #include <set>
 
@@ -18,13 +18,23 @@ namespace {
 
 std::map<std::string, int> code_counts(const CheckedDocument& checked) {
   std::map<std::string, int> counts;
-  for (const Diagnostic& d : checked.diagnostics) ++counts[std::string(d.code)];
+  for (const Diagnostic& d : checked.diagnostics)
+    ++counts[std::string(d.code)];
   return counts;
+}
+
+// A fix verify_fixes leaves as the grammar built it, its window being over the bound
+// (verify_fixes.h): the property is not promised for it (a malformed header before 300 KB of
+// prose, tests/data/check/stream_windows.json).
+bool unverified(const CheckedDocument& checked, const Diagnostic& d, size_t text_size) {
+  return fix_needs_verifying(d) &&
+         fix_window(checked.parsed, d, text_size).size() > kMaxVerifyWindow;
 }
 
 std::string describe(const std::map<std::string, int>& counts) {
   std::string s;
-  for (const auto& [code, n] : counts) s += code + "=" + std::to_string(n) + " ";
+  for (const auto& [code, n] : counts)
+    s += code + "=" + std::to_string(n) + " ";
   return s;
 }
 
@@ -37,13 +47,16 @@ TEST_CASE("each fix removes its diagnostic and adds none", "[fix]") {
     const CheckedDocument before = check_with_verified_fixes(input.text);
     const auto before_counts = code_counts(before);
     for (const Diagnostic& d : before.diagnostics) {
+      if (unverified(before, d, input.text.size())) continue;
       for (const Fix& fix : d.fixes) {
         std::string fixed;
-        INFO(input.name << ": " << d.code << " line " << d.line + 1 << " fix '" << fix.title << "'");
+        INFO(input.name << ": " << d.code << " line " << d.line + 1 << " fix '" << fix.title
+                        << "'");
         REQUIRE(apply_fix(input.text, fix, &fixed));
         const auto after_counts = code_counts(check_document(fixed));
         INFO("before: " << describe(before_counts) << "\nafter:  " << describe(after_counts)
-                        << "\nfixed text:\n" << fixed);
+                        << "\nfixed text:\n"
+                        << fixed);
         for (const auto& [code, n] : after_counts) {
           const auto it = before_counts.find(code);
           CHECK(n <= (it == before_counts.end() ? 0 : it->second));
@@ -58,12 +71,14 @@ TEST_CASE("each fix removes its diagnostic and adds none", "[fix]") {
   }
   INFO("fixes checked: " << fixes_checked);
   // Every fix kind the issue names must have been exercised by some test input.
-  for (const char* code :
-       {"HASH_MISMATCH", "INDENTED_DELIMITER", "MALFORMED_DELIMITER", "MALFORMED_START", "UNCLOSED_BLOCK",
-        "UNKNOWN_COMMAND", "UNKNOWN_PARAM", "UNKNOWN_ACTION", "MISMATCHED_END", "UNCLOSED_HEREDOC",
-        "INVALID_VALUE", "INVALID_HEREDOC_DELIMITER", "INVALID_KEY", "TRAILING_CONTENT", "DUPLICATE_KEY",
-        "SUSPICIOUS_END", "GLUED_DELIMITER", "DUPLICATE_BLOCK_ID", "LEGACY_ERA", "UNCLOSED_QUOTE",
-        "DELIMITER_COLLISION", "STRAY_TEXT", "MISMATCHED_TAG"}) {
+  for (const char* code : {"HASH_MISMATCH",    "INDENTED_DELIMITER", "MALFORMED_DELIMITER",
+                           "MALFORMED_START",  "UNCLOSED_BLOCK",     "UNKNOWN_COMMAND",
+                           "UNKNOWN_PARAM",    "UNKNOWN_ACTION",     "MISMATCHED_END",
+                           "UNCLOSED_HEREDOC", "INVALID_VALUE",      "INVALID_HEREDOC_DELIMITER",
+                           "INVALID_KEY",      "TRAILING_CONTENT",   "DUPLICATE_KEY",
+                           "SUSPICIOUS_END",   "GLUED_DELIMITER",    "DUPLICATE_BLOCK_ID",
+                           "LEGACY_ERA",       "UNCLOSED_QUOTE",     "DELIMITER_COLLISION",
+                           "STRAY_TEXT",       "MISMATCHED_TAG"}) {
     INFO("no test input exercises a fix for " << code);
     CHECK(codes_with_fixes.count(code) == 1);
   }
@@ -72,6 +87,9 @@ TEST_CASE("each fix removes its diagnostic and adds none", "[fix]") {
 TEST_CASE("applying all preferred fixes never adds a diagnostic", "[fix]") {
   for (const test::NamedInput& input : test::all_inputs()) {
     const CheckedDocument before = check_with_verified_fixes(input.text);
+    if (std::any_of(before.diagnostics.begin(), before.diagnostics.end(),
+                    [&](const Diagnostic& d) { return unverified(before, d, input.text.size()); }))
+      continue;
     std::string fixed;
     apply_preferred_fixes(input.text, before.diagnostics, &fixed);
     const auto b = code_counts(before), a = code_counts(check_document(fixed));
