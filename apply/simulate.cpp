@@ -79,16 +79,15 @@ private:
 // Fills BlockSimulation::lists_tree and observed_paths from `observed`: a bit for every key
 // and for every parent of one, as SimulationReuse looks a changed path up among them.
 void summarize_observed(BlockSimulation* sim) {
+  sim->lists_tree = false;
   sim->observed_paths = 0;
   for (const auto& entry : *sim->observed) {
     const std::string_view key = entry.first;
-    if (key.starts_with("tree:")) {
+    if (key.starts_with("tree:"))
       sim->lists_tree = true;
-      continue;
-    }
-    for (size_t end = key.size(); end != 0 && end != std::string_view::npos;
-         end = key.rfind('/', end - 1))
-      sim->observed_paths |= observed_path_bit(key.substr(0, end));
+    else
+      for_each_path_prefix(
+          key, [sim](std::string_view p) { sim->observed_paths |= observed_path_bit(p); });
   }
 }
 

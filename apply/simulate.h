@@ -77,9 +77,10 @@ struct BlockSimulation {
   bool reusable = true;
   // A summary of `observed`, so that a later simulation can often tell without reading the
   // map that the block observed none of the paths that changed: whether a key lists a tree,
-  // and one bit (observed_path_bit) per path observed and per parent directory of one. All
-  // bits set: not summarised, look at the map.
-  bool lists_tree = false;
+  // and one bit (observed_path_bit) per path observed and per parent directory of one
+  // (for_each_path_prefix). The defaults say nothing (every observation compared) until
+  // simulate_block summarises.
+  bool lists_tree = true;
   uint64_t observed_paths = ~uint64_t{0};
 };
 
@@ -137,6 +138,14 @@ BlockSimulation simulate_block(const SimulationInput& input, int block, const Fi
 
 // The bit of BlockSimulation::observed_paths that stands for `path` (absolute).
 uint64_t observed_path_bit(std::string_view path);
+
+// Calls `f` with `path` and each of its parents ("/a/b/c", "/a/b", "/a"): the paths whose
+// state decides what reading `path` gives (a parent that is not a directory hides it).
+template <typename F> void for_each_path_prefix(std::string_view path, F&& f) {
+  for (size_t end = path.size(); end != 0 && end != std::string_view::npos;
+       end = path.rfind('/', end - 1))
+    f(path.substr(0, end));
+}
 
 // What `source` holds under an observation key ("path" or "tree:path"), as recorded in
 // BlockSimulation::observed.

@@ -99,11 +99,11 @@ bool SimulationReuse::may_differ(const BlockSimulation& old) const {
     differ_bits_stale_ = false;
   }
   if ((differ_bits_ & old.observed_paths) == 0) return false;
+  bool differs = false;
   for (const auto& entry : *old.observed) {
-    const std::string_view key = entry.first;
-    for (size_t end = key.size(); end != 0 && end != std::string_view::npos;
-         end = key.rfind('/', end - 1))
-      if (differ_.contains(key.substr(0, end))) return true;
+    for_each_path_prefix(entry.first,
+                         [&](std::string_view p) { differs = differs || differ_.contains(p); });
+    if (differs) return true;
   }
   return false;
 }

@@ -44,10 +44,6 @@ public:
   }
   V& operator[](std::string_view name) { return emplace(name, V{}).first->second; }
 
-  bool operator==(const SmallMap& other) const {
-    return std::equal(begin(), end(), other.begin(), other.end());
-  }
-
 private:
   const_iterator lower(std::string_view name) const {
     return std::lower_bound(

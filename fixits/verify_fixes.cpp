@@ -96,8 +96,8 @@ public:
   FixVerifier(std::string_view text, const CheckOptions& options)
       : text_(text), options_(options) {}
 
+  // `d` is one that fix_needs_verifying (the callers ask, before finding its window).
   void verify(Diagnostic& d, ByteRange window) {
-    if (!fix_needs_verifying(d)) return;
     if (window.size() > kMaxVerifyWindow) return;
     const WindowKey key{window.begin, window.end, d.block < 0};
     if (verified_count_[key]++ >= verified_per_window(window.size())) return;
@@ -168,7 +168,8 @@ size_t verify_loose_fixes(std::string_view text, std::span<LooseDiagnostic> loos
                           size_t window_end, const CheckOptions& options) {
   FixVerifier verifier(text, options);
   for (LooseDiagnostic& l : loose)
-    verifier.verify(l.diagnostic, {l.line_begin, std::max(l.line_begin, window_end)});
+    if (fix_needs_verifying(l.diagnostic))
+      verifier.verify(l.diagnostic, {l.line_begin, std::max(l.line_begin, window_end)});
   return verifier.rechecked();
 }
 

@@ -80,17 +80,24 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
                                         std::shared_ptr<const Analysis> base) {
   const auto started = std::chrono::steady_clock::now();
   auto a = std::make_shared<Analysis>();
-  // The same text as the base (files changed on disk, settings aside): its check and plan are
-  // this one's, shared instead of computed again, and so is its text (the plan's values are
-  // views of the text it was built from).
-  const bool same_text = base && base->context == context && !base->too_large && base->text &&
-                         (base->text == text || *base->text == *text);
+  // A base this one can be checked from: where the texts differ is found once (a scan of both
+  // from each end) for the re-check and the simulation. When they do not differ (files changed
+  // on disk, not the document), the base's check and plan are this one's, shared instead of
+  // computed again, and so is its text (the plan's values are views of the text it was built
+  // from).
+  const bool from_base = base && base->context == context && !base->too_large && base->text &&
+                         text->size() <= context->settings.max_document_bytes;
+  std::optional<TextChange> change;
+  if (from_base)
+    change = base->text == text ? TextChange{text->size(), text->size(), text->size()}
+                                : find_change(*base->text, *text);
+  const bool same_text =
+      change && base->text->size() == text->size() && change->begin == text->size();
   a->text = same_text ? base->text : std::move(text);
   a->context = std::move(context);
   a->version = version;
   a->generation = generation;
   const std::string_view source = *a->text;
-  std::optional<TextChange> change; // from the base's text to this one, once known
   if (source.size() > a->context->settings.max_document_bytes) {
     a->too_large = true;
     auto checked = std::make_shared<CheckedDocument>();
@@ -102,13 +109,9 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
     options.catalog = a->context->catalog.get();
     options.keep_parser_diagnostics = true; // the next edit re-checks this one incrementally
     if (same_text) {
-      change = TextChange{source.size(), source.size(), source.size()}; // what find_change gives
       a->checked_ = base->checked_;
       a->incremental = true;
-    } else if (base && base->context == a->context && !base->too_large && base->text) {
-      // Where the texts differ: found once (a scan of both texts) for the re-check and the
-      // simulation.
-      change = find_change(*base->text, source);
+    } else if (from_base) {
       a->checked_ = std::make_shared<const CheckedDocument>(recheck_with_verified_fixes(
           *base->text, *base->checked_, source, options, &a->incremental, &*change));
     } else {

@@ -847,10 +847,21 @@ ParsedDocument PartParser::next(size_t min_end) {
   return rest;
 }
 
-LineIndex index_document_lines(std::string_view text, const ParseOptions& options) {
+namespace {
+
+// An empty line index with room for the lines of a text of `bytes` bytes: transcripts average
+// ~30 bytes a line (more lines grow the index).
+LineIndex line_index_for(size_t bytes, const ParseOptions& options) {
   LineIndex lines;
   if (options.wide_line_index) lines.widen();
-  lines.reserve(text.size() / 24 + 2); // as parse_document reserves
+  lines.reserve(bytes / 24 + 2);
+  return lines;
+}
+
+} // namespace
+
+LineIndex index_document_lines(std::string_view text, const ParseOptions& options) {
+  LineIndex lines = line_index_for(text.size(), options);
   size_t non_ascii = std::string_view::npos;
   lines.append(text, 0, &non_ascii);
   lines.set_ascii_prefix(std::min(non_ascii, text.size()));
@@ -861,10 +872,7 @@ ParsedDocument parse_document(std::string_view text, ParseOptions options) {
   LineRouter router(options);
   router.expect_text_bytes(text.size());
   uint32_t line_number = 0;
-  LineIndex lines;
-  if (options.wide_line_index) lines.widen();
-  // Transcripts average ~30 bytes a line: room for that many (more lines grow the index).
-  lines.reserve(text.size() / 24 + 2);
+  LineIndex lines = line_index_for(text.size(), options);
   router.observe_with(lines);
   size_t non_ascii = std::string_view::npos;
   const size_t rest = route_complete_lines(text, 0, 0, &line_number, router, lines, &non_ascii);
