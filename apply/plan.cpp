@@ -10,7 +10,7 @@ namespace blockls::apply {
 
 const std::string_view* PlannedAction::param(std::string_view name) const {
   const auto it = params.find(name);
-  return it == params.end() ? nullptr : &it->second;
+  return it == params.end() ? nullptr : &it->second.text;
 }
 
 std::span<const PlannedAction> Plan::actions_of(int block) const {
@@ -91,17 +91,18 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked, const Act
         const ParamSpec* ps = spec->find_param(block.dialect, p.name);
         if (!ps) continue; // unknown parameters are ignored (a warning was reported)
         const std::string_view value = p.value(text);
-        auto [it, inserted] = a.params.emplace(ps->name, value);
+        auto [it, inserted] = a.params.emplace(ps->name, PlannedValue{value, &p});
+        if (inserted) continue;
         // A repeated multi-line path parameter (TELT READ_FILES) collects one path per line.
-        if (!inserted && ps->multiline_paths) {
+        if (ps->multiline_paths) {
           std::string joined;
-          joined.reserve(it->second.size() + 1 + value.size());
-          joined.append(it->second).append(1, '\n').append(value);
-          it->second = plan.joined.emplace_back(std::move(joined));
-        } else if (!inserted) {
-          it->second = value;
+          joined.reserve(it->second.text.size() + 1 + value.size());
+          joined.append(it->second.text).append(1, '\n').append(value);
+          it->second.text = plan.joined.emplace_back(std::move(joined));
+        } else {
+          it->second.text = value;
         }
-        a.sources[ps->name] = ParamSource{&p, p.value_range, p.line};
+        it->second.param = &p;
       }
       any = true;
     }

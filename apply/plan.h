@@ -17,24 +17,29 @@
 
 namespace blockls::apply {
 
-struct ParamSource {
-  const Parameter* param = nullptr; // the (last) parameter the value came from
-  ByteRange value_range;            // the value in the transcript
-  uint32_t line = 0;                // 0-based line of the parameter
+// A planned parameter: its value and the (last) parameter of the checked document it came
+// from (a pointer, not a copy of its range and line: an action is built on every keystroke,
+// and its size is most of what writing the plan costs).
+struct PlannedValue {
+  // A view of the transcript, of a decoded value of the checked document, or of the plan's
+  // own storage (a value joined from several lines).
+  std::string_view text;
+  const Parameter* param = nullptr;
+
+  // Where the value is in the transcript, and the parameter's 0-based line.
+  ByteRange value_range() const { return param ? param->value_range : ByteRange{}; }
+  uint32_t line() const { return param ? param->line : 0; }
 };
 
 struct PlannedAction {
-  size_t seq = 0; // 1-based, document order over all planned actions
-  int block = -1; // index into the parsed blocks
-  std::string block_id;
-  int command = 0; // index into the block's commands
+  size_t seq = 0;            // 1-based, document order over all planned actions
+  int block = -1;            // index into the parsed blocks
+  std::string_view block_id; // the block's, in the checked document
+  int command = 0;           // index into the block's commands
   Dialect dialect = Dialect::telt;
   const ActionSpec* spec = nullptr;
-  std::string_view action; // canonical name ("file_write"), the catalog's
-  // Canonical name (the catalog's) -> value: a view of the transcript, of a decoded value of
-  // the checked document, or of the plan's own storage (a value joined from several lines).
-  SmallMap<std::string_view> params;
-  SmallMap<ParamSource> sources; // canonical name -> where it came from
+  std::string_view action;       // canonical name ("file_write"), the catalog's
+  SmallMap<PlannedValue> params; // canonical name (the catalog's) -> value and its source
   uint32_t line = 0;             // 0-based line of the command (TELT) or block start (NESL)
   ByteRange name_range;          // the command name / action value in the transcript
 

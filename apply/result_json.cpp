@@ -6,7 +6,8 @@ namespace blockls::apply {
 
 nlohmann::json params_json(const PlannedAction& action) {
   nlohmann::json j = nlohmann::json::object();
-  for (const auto& [name, value] : action.params) {
+  for (const auto& [name, planned] : action.params) {
+    const std::string_view value = planned.text;
     const ParamSpec* ps = action.spec ? action.spec->find_param(name) : nullptr;
     if (ps && ps->type == ParamType::integer) {
       try {

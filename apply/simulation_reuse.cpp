@@ -157,26 +157,23 @@ bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Mat
   if (now.size() != before.size() || now.size() != m.old->actions.size()) return false;
   // The base's own plan (a re-check of the same text): nothing to compare.
   if (now.data() == before.data() && m.bytes == 0 && m.lines == 0) return true;
-  const auto same_params = [this](const SmallMap<std::string_view>& x,
-                                  const SmallMap<std::string_view>& y) {
+  // The same values, and every position the diagnostics may use moved with the block: a
+  // value can come from outside it (an Aider edit's path named before its fence or by an
+  // earlier edit).
+  const auto same_params = [&](const SmallMap<PlannedValue>& x, const SmallMap<PlannedValue>& y) {
     if (x.size() != y.size()) return false;
     for (auto i = x.begin(), j = y.begin(); i != x.end(); ++i, ++j)
-      if (i->first != j->first || !same_value(i->second, j->second)) return false;
+      if (i->first != j->first || !same_value(i->second.text, j->second.text) ||
+          !shifted_by(i->second.value_range(), j->second.value_range(), m) ||
+          !shifted_by(i->second.line(), j->second.line(), m))
+        return false;
     return true;
   };
-  for (auto a = now.begin(), b = before.begin(); a != now.end(); ++a, ++b) {
+  for (auto a = now.begin(), b = before.begin(); a != now.end(); ++a, ++b)
     if (a->seq != b->seq || a->action != b->action || a->block_id != b->block_id ||
         a->dialect != b->dialect || a->spec != b->spec || !same_params(a->params, b->params) ||
-        !shifted_by(a->name_range, b->name_range, m) || !shifted_by(a->line, b->line, m) ||
-        a->sources.size() != b->sources.size())
+        !shifted_by(a->name_range, b->name_range, m) || !shifted_by(a->line, b->line, m))
       return false;
-    // Every position the diagnostics may use moved with the block: a value can come from
-    // outside it (an Aider edit's path named before its fence or by an earlier edit).
-    for (auto x = a->sources.begin(), y = b->sources.begin(); x != a->sources.end(); ++x, ++y)
-      if (x->first != y->first || !shifted_by(x->second.value_range, y->second.value_range, m) ||
-          !shifted_by(x->second.line, y->second.line, m))
-        return false;
-  }
   return true;
 }
 

@@ -34,16 +34,16 @@ std::string ActionHost::shown_path(std::string_view param) const {
 
 std::optional<ByteRange> ActionHost::value_range(std::string_view param, size_t begin,
                                                  size_t end) const {
-  const auto src = a_.sources.find(param);
-  if (src == a_.sources.end() || !src->second.param || !src->second.param->value_is_slice)
+  const auto src = a_.params.find(param);
+  if (src == a_.params.end() || !src->second.param || !src->second.param->value_is_slice)
     return std::nullopt;
-  return ByteRange{src->second.value_range.begin + begin, src->second.value_range.begin + end};
+  return ByteRange{src->second.value_range().begin + begin, src->second.value_range().begin + end};
 }
 
 std::optional<TextEdit> ActionHost::encoded_edit(std::string_view param,
                                                  std::string_view value) const {
-  const auto src = a_.sources.find(param);
-  if (src == a_.sources.end() || !src->second.param) return std::nullopt;
+  const auto src = a_.params.find(param);
+  if (src == a_.params.end() || !src->second.param) return std::nullopt;
   const Parameter& p = *src->second.param;
   const Block& block = in_.checked->parsed.blocks[static_cast<size_t>(a_.block)];
   std::optional<std::string> encoded = encode_value(in_.text, block, p, value);
@@ -146,11 +146,11 @@ Diagnostic& ActionHost::diag(std::string_view code, std::string_view param, std:
   d.code = info ? info->name : std::string_view("IO_ERROR");
   d.severity = info ? info->severity : Severity::command_error;
   d.block = a_.block;
-  const auto src = a_.sources.find(param);
+  const auto src = a_.params.find(param);
   if (range)
     d.range = *range;
-  else if (src != a_.sources.end())
-    d.range = src->second.value_range;
+  else if (src != a_.params.end())
+    d.range = src->second.value_range();
   else
     d.range = a_.name_range;
   const LineIndex& lines = in_.checked->parsed.lines;

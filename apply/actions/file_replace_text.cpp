@@ -82,19 +82,19 @@ bool report_overlap(ActionHost& host, const std::string& path, const FileState& 
 void offer_count_fix(ActionHost& host, size_t found) {
   const PlannedAction& a = host.planned();
   const std::string_view text = host.input().text;
-  const auto src = a.sources.find("count");
-  if (src != a.sources.end() && src->second.param && src->second.param->value_is_slice &&
-      trim_path(slice(text, src->second.value_range)) == trim_path(*a.param("count"))) {
+  const auto src = a.params.find("count");
+  if (src != a.params.end() && src->second.param && src->second.param->value_is_slice &&
+      trim_path(slice(text, src->second.value_range())) == trim_path(*a.param("count"))) {
     // TELT: the value lines are the number itself.
     host.add_fix({fmt::format("Set count to {}", found),
                   true,
-                  {{src->second.value_range, std::to_string(found)}}});
-  } else if (src != a.sources.end() && src->second.param) {
-    const std::string_view token = slice(text, src->second.value_range);
+                  {{src->second.value_range(), std::to_string(found)}}});
+  } else if (src != a.params.end() && src->second.param) {
+    const std::string_view token = slice(text, src->second.value_range());
     if (token.size() >= 2 && token.front() == '"')
       host.add_fix({fmt::format("Set count to {}", found),
                     true,
-                    {{src->second.value_range, fmt::format("\"{}\"", found)}}});
+                    {{src->second.value_range(), fmt::format("\"{}\"", found)}}});
   }
 }
 

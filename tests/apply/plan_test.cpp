@@ -59,7 +59,7 @@ TEST_CASE("plan values are views that survive the plan's moves", "[apply][plan]"
   REQUIRE(plan.actions.size() == 2);
   const apply::PlannedAction& read = plan.actions[0];
   REQUIRE(read.params.size() == 1);
-  const std::string_view paths = read.params.begin()->second;
+  const std::string_view paths = read.params.begin()->second.text;
   CHECK(paths == "first.txt\nsecond.txt");
   CHECK_FALSE(inside(paths, text)); // joined: no slice of the transcript holds it
   const apply::PlannedAction& write = plan.actions[1];
