@@ -225,6 +225,18 @@ struct Block {
   // The same, with `command_count` empty commands (a NESL block has exactly one).
   Block(Dialect of, const ModelAllocator& alloc, std::string_view block_id, size_t command_count)
       : dialect(of), era(era_of(of)), id(block_id), commands(command_count, alloc) {}
+  // A copy of `o` whose commands and parameters live in `alloc`: an incremental re-parse
+  // copies the blocks outside its window into the new document's arena (then seals them), so
+  // that the copies cost bump allocations and freeing the document skips them.
+  // (Every member is copied: a member added to Block must be added here.)
+  Block(const Block& o, const ModelAllocator& alloc)
+      : dialect(o.dialect), era(o.era), id(o.id), id_range(o.id_range), start_line(o.start_line),
+        end_line(o.end_line), range(o.range), commands(o.commands, alloc),
+        fence_close_line(o.fence_close_line) {}
+  Block(const Block&) = default;
+  Block(Block&&) noexcept = default;
+  Block& operator=(const Block&) = default;
+  Block& operator=(Block&&) = default;
 };
 
 // Seals the block's command list and each command's parameter list that live in `arena` and

@@ -207,14 +207,19 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
   ParsedDocument& doc = r.doc;
   doc.lines = std::move(new_lines);
 
+  // The window's blocks move here with the arena that holds their commands; the blocks before
+  // and after it are copied into the same arena (and sealed, as a parse seals its blocks):
+  // a keystroke copies every block, and freeing the old document frees each copy's lists.
+  doc.arena = window.arena ? std::move(window.arena) : std::make_unique<Arena>();
+  const ModelAllocator alloc = doc.allocator();
   doc.blocks.reserve(old.blocks.size() + static_cast<size_t>(std::max<int64_t>(block_delta, 0)));
-  doc.blocks.insert(doc.blocks.end(), old.blocks.begin(), old.blocks.begin() + w.first_block);
-  // The window's blocks move here with the arena that holds their commands.
-  doc.arena = std::move(window.arena);
+  for (size_t b = 0; b < w.first_block; ++b)
+    seal_block(doc.blocks.emplace_back(old.blocks[b], alloc), doc.arena.get());
   std::move(window.blocks.begin(), window.blocks.end(), std::back_inserter(doc.blocks));
   for (size_t b = w.old_block_end; b < old.blocks.size(); ++b) {
-    doc.blocks.push_back(old.blocks[b]);
-    shift_block(doc.blocks.back(), byte_delta, line_delta);
+    Block& copy = doc.blocks.emplace_back(old.blocks[b], alloc);
+    shift_block(copy, byte_delta, line_delta);
+    seal_block(copy, doc.arena.get());
   }
 
   doc.diagnostics.reserve(old.diagnostics.size() + window.diagnostics.size());
