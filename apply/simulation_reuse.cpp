@@ -160,19 +160,22 @@ bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Mat
   // The same values, and every position the diagnostics may use moved with the block: a
   // value can come from outside it (an Aider edit's path named before its fence or by an
   // earlier edit).
+  // (The names are the catalog's: the same name is almost always the same view of it.)
   const auto same_params = [&](const SmallMap<PlannedValue>& x, const SmallMap<PlannedValue>& y) {
     if (x.size() != y.size()) return false;
     for (auto i = x.begin(), j = y.begin(); i != x.end(); ++i, ++j)
-      if (i->first != j->first || !same_value(i->second.text, j->second.text) ||
+      if ((i->first.data() != j->first.data() && i->first != j->first) ||
+          !same_value(i->second.text, j->second.text) ||
           !shifted_by(i->second.value_range(), j->second.value_range(), m) ||
           !shifted_by(i->second.line(), j->second.line(), m))
         return false;
     return true;
   };
   for (auto a = now.begin(), b = before.begin(); a != now.end(); ++a, ++b)
-    if (a->seq != b->seq || a->action != b->action || a->block_id != b->block_id ||
-        a->dialect != b->dialect || a->spec != b->spec || !same_params(a->params, b->params) ||
-        !shifted_by(a->name_range, b->name_range, m) || !shifted_by(a->line, b->line, m))
+    // Cheap fields first; the same spec is the same action name (build_plan takes it there).
+    if (a->seq != b->seq || a->spec != b->spec || a->dialect != b->dialect ||
+        !shifted_by(a->name_range, b->name_range, m) || !shifted_by(a->line, b->line, m) ||
+        a->block_id != b->block_id || !same_params(a->params, b->params))
       return false;
   return true;
 }
@@ -202,7 +205,8 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
     for (const auto& entry : *m.old->changes)
       if (differ_.erase(entry.first) != 0) differ_bits_stale_ = true;
 
-  BlockSimulation now = *m.old;
+  // Copied in place (a BlockSimulation is ~250 bytes with its inline outcome).
+  BlockSimulation& now = sim->blocks.emplace_back(*m.old);
   now.block = block;
   for (size_t i = 0; i < now.actions.size(); ++i)
     now.actions[i].action = &actions[i];
@@ -213,7 +217,6 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
   }
   now.diagnostics_end = static_cast<uint32_t>(sim->diagnostics.size());
   unsettled_.push_back(now.changes);
-  sim->blocks.push_back(std::move(now));
   ++sim->reused_blocks;
   return true;
 }
