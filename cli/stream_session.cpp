@@ -9,6 +9,7 @@
 #include "grammar/line_breaks.h"
 
 #include <algorithm>
+#include <charconv>
 #include <utility>
 
 namespace blockls::cli {
@@ -43,6 +44,19 @@ void value_text(std::string* out, std::string_view lines, bool raw, char marker)
   }
 }
 
+// True when the value text of `lines` (see value_text) is `lines` itself: no line marker to
+// drop and no "\r\n" to read as "\n" (most values). Their chunks are then taken from the text as
+// it is, without a copy.
+bool value_text_is_source(std::string_view lines, bool raw, char marker) {
+  return !marker && (raw || lines.find('\r') == std::string_view::npos);
+}
+
+// `n` in decimal, as JsonWriter::number writes it.
+void append_number(std::string* out, uint64_t n) {
+  char digits[24];
+  out->append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+}
+
 } // namespace
 
 StreamSession::StreamSession(CheckOptions options, Emit emit)
@@ -67,39 +81,42 @@ void StreamSession::feed(std::string_view chunk) {
 }
 
 // Events are written as text, keys in sorted order (as dump_json wrote the nlohmann objects
-// they were before): an event costs its bytes, not a tree of allocations.
+// they were before): an event costs its bytes, not a tree of allocations. A block_start is put
+// together by hand, as the JsonWriter writes an object on one line (no spaces): it is small
+// and comes once per block, and the writer's calls cost more than its bytes.
 void StreamSession::emit_starts(const std::vector<Block>& blocks) {
   for (; started_ < blocks.size(); ++started_) {
     const Block& block = blocks[started_];
-    JsonWriter& w = start_event();
-    w.begin_object();
-    w.key("block_id");
+    event_.assign("{\"block_id\":");
     if (block.id.empty())
-      w.null();
+      event_.append("null");
     else
-      w.string(block.id);
-    w.field("dialect", dialect_name(block.dialect));
-    w.field("event", "block_start");
-    w.field("line", block.start_line + 1);
-    w.field("partial", true);
-    w.end_object();
+      append_json_string(&event_, block.id);
+    event_.append(",\"dialect\":");
+    append_json_string(&event_, dialect_name(block.dialect));
+    event_.append(",\"event\":\"block_start\",\"line\":");
+    append_number(&event_, block.start_line + 1);
+    event_.append(",\"partial\":true}");
     emit_({"block_start", event_});
   }
 }
 
 // A value's chunks differ only in their text, the last key: the event up to it is written
 // once per value (`head`) and each chunk appends its text and the closing brace to a copy.
+// The head is put together by hand, as emit_starts() puts a block_start (a writer of its own
+// cost an allocation per value).
 void StreamSession::emit_value_chunk(const StreamedValue& v, std::string_view text) {
   if (text.empty()) return;
   if (v.head.empty()) {
-    JsonWriter w(&v.head);
-    w.begin_object();
-    w.field("command", v.command);
-    w.field("event", "value_chunk");
-    w.field("line", v.line + 1);
-    w.field("param", v.param);
-    w.field("partial", true);
-    w.key("text");
+    std::string& h = v.head;
+    h.reserve(96 + v.param.size()); // one allocation: the head is about 80 bytes
+    h.append("{\"command\":");
+    append_number(&h, v.command);
+    h.append(",\"event\":\"value_chunk\",\"line\":");
+    append_number(&h, v.line + 1);
+    h.append(",\"param\":");
+    append_json_string(&h, v.param);
+    h.append(",\"partial\":true,\"text\":");
   }
   event_.assign(v.head);
   append_json_string(&event_, text);
@@ -131,11 +148,15 @@ bool StreamSession::finish_value(const StreamedValue& v, const std::vector<Block
       // (By where its value begins: a key given twice keeps its first line.)
       if (p.name != v.param || p.value_range.begin != v.begin) continue;
       const std::string_view lines = text.substr(v.begin, v.end - v.begin);
+      const std::string_view final_value = p.value(text);
+      if (!v.final_break && value_text_is_source(lines, v.raw, v.line_marker)) {
+        if (final_value.starts_with(lines)) emit_value_chunk(v, final_value.substr(lines.size()));
+        return true;
+      }
       std::string& reported = value_text_;
       reported.clear();
       value_text(&reported, lines, v.raw, v.line_marker);
       if (v.final_break) reported += '\n';
-      const std::string_view final_value = p.value(text);
       if (final_value.starts_with(reported))
         emit_value_chunk(v, final_value.substr(reported.size()));
       return true;
@@ -160,21 +181,28 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
   // what the new lines add starts after the line break that ended the last line reported.
   const size_t from = value_->reported ? value_->end : value_->begin;
   const std::string_view lines = text.substr(from, open->lines.end - from);
+  const bool was_reported = value_->reported;
+  value_->end = open->lines.end;
+  value_->reported = true;
+  if (!value_->final_break && value_text_is_source(lines, value_->raw, value_->line_marker)) {
+    emit_value_chunk(*value_, lines);
+    return;
+  }
   std::string& added = value_text_;
   added.clear();
   value_text(&added, lines, value_->raw, value_->line_marker);
   if (value_->final_break) {
-    if (value_->reported) added.erase(0, 1); // the break reported as the final one
+    if (was_reported) added.erase(0, 1); // the break reported as the final one
     added += '\n';
   }
-  value_->end = open->lines.end;
-  value_->reported = true;
   emit_value_chunk(*value_, added);
 }
 
 void StreamSession::settle(const ResumePoint& point) {
   const std::string_view text = std::string_view(parser_.text()).substr(0, point.offset);
   lines_.append_lines(parser_.lines_so_far(), settled_.line + 1, point.line + 1);
+  // What the parse has seen to be ASCII: the part's check looks for invalid UTF-8 after it only.
+  lines_.set_ascii_prefix(parser_.lines_so_far().ascii_prefix());
   ParsedDocument part;
   part.lines = std::move(lines_);
   const std::vector<Block>& blocks = parser_.blocks_so_far();

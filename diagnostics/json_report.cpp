@@ -5,6 +5,8 @@
 #include "grammar/dialects.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace blockls {
 namespace {
@@ -23,23 +25,48 @@ void write_command_params(JsonWriter& w, std::string_view text, const Block& blo
   const CatalogRules& rules = dialect_info(block.dialect).catalog;
   const std::string_view action_param = rules.action_param;
   struct Entry {
-    std::string key;
+    std::string_view key;
     std::string_view value;
   };
-  std::vector<Entry> entries;
-  entries.reserve(command.params.size());
+  // A command has a few parameters: their entries are kept on the stack and put in order by an
+  // insertion sort (stable, as the values of a key keep their source order), so that a command
+  // costs no allocation; a long list takes the vector and std::stable_sort.
+  constexpr size_t kFew = 16;
+  Entry few[kFew];
+  std::vector<Entry> many;
+  Entry* entries = few;
+  if (command.params.size() > kFew) {
+    many.resize(command.params.size());
+    entries = many.data();
+  }
+  // The dialect's output keys (sections: lowerCamelCase), made once each (room for all, so that
+  // the entries' views of them stay valid); else the name as written.
+  std::vector<std::string> made;
+  if (rules.output_key) made.reserve(command.params.size());
+  size_t count = 0;
   for (const Parameter& p : command.params) {
     if (!action_param.empty() && p.name == action_param) continue; // names the command
-    // The dialect's output key (sections: lowerCamelCase), else the name as written.
-    entries.push_back(
-        {rules.output_key ? rules.output_key(p.name) : std::string(p.name), p.value(text)});
+    const std::string_view key = rules.output_key
+                                     ? std::string_view(made.emplace_back(rules.output_key(p.name)))
+                                     : std::string_view(p.name);
+    entries[count++] = {key, p.value(text)};
   }
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  const auto before = [](const Entry& a, const Entry& b) { return a.key < b.key; };
+  if (count > kFew) {
+    std::stable_sort(entries, entries + count, before);
+  } else {
+    for (size_t i = 1; i < count; ++i) {
+      const Entry e = entries[i];
+      size_t j = i;
+      for (; j > 0 && before(e, entries[j - 1]); --j)
+        entries[j] = entries[j - 1];
+      entries[j] = e;
+    }
+  }
   w.begin_object();
-  for (size_t i = 0; i < entries.size();) {
+  for (size_t i = 0; i < count;) {
     size_t j = i + 1;
-    while (j < entries.size() && entries[j].key == entries[i].key)
+    while (j < count && entries[j].key == entries[i].key)
       ++j;
     w.key(entries[i].key);
     if (j - i == 1) {

@@ -711,6 +711,7 @@ void DocumentParser::feed(std::string_view chunk) {
   s.text.append(chunk);
   s.consumed = route_complete_lines(s.text.view(), s.consumed, indexed, &s.line_number, s.router,
                                     s.lines, &s.non_ascii);
+  s.lines.set_ascii_prefix(std::min(s.non_ascii, s.text.size()));
 }
 
 ParsedDocument DocumentParser::finish() {

@@ -37,7 +37,8 @@ public:
   const std::vector<Diagnostic>& diagnostics_so_far() const;
   const std::vector<ResumePoint>& resume_points_so_far() const;
   // The line starts of the text fed so far (up to its last line break; valid until the next
-  // feed): a caller that indexes the text up to a resume point copies them from here.
+  // feed), and its ASCII prefix (LineIndex::ascii_prefix): a caller that indexes the text up to
+  // a resume point copies them from here.
   const LineIndex& lines_so_far() const;
   // How many complete lines have been parsed (a feed that completes none changes nothing of
   // what the parse has found: blocks, diagnostics, resume points, open value).

@@ -650,6 +650,28 @@ TEST_CASE("stream: a section streams from its first non-empty line, empty lines 
   CHECK(params["title"] == "T");
 }
 
+TEST_CASE("stream: a value whose lines mix LF and CRLF breaks streams each break as \"\\n\"",
+          "[cli][stream]") {
+  // The chunks of a value without "\r" are taken from the text as it is; a chunk whose lines
+  // have one reads it as the value does. Both kinds, in one value, concatenate to it.
+  std::vector<std::string> texts;
+  json params;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    if (e.at("event") == "value_chunk") texts.push_back(e.at("text"));
+    if (e.at("event") == "block_end") params = e.at("block")["commands"][0]["params"];
+  });
+  session.feed("#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\npath = \"b\"\n"
+               "content = <<'EOT_k1w'\nfirst\n");
+  session.feed("second\r\n");
+  session.feed("third\n");
+  session.feed("fourth\r\nfifth\n");
+  session.feed("EOT_k1w\n#!end_k1w\n");
+  CHECK(session.finish() == 0);
+  CHECK(texts == std::vector<std::string>{"first", "\nsecond", "\nthird", "\nfourth\nfifth"});
+  CHECK(params["content"] == "first\nsecond\nthird\nfourth\nfifth");
+}
+
 TEST_CASE("stream: a heredoc's body and a NESL heredoc value stream line by line",
           "[cli][stream]") {
   std::vector<json> chunks;
