@@ -109,8 +109,9 @@ public:
     if (!line.text.empty() && line.text[0] == '#') { // perhaps the end marker
       return parser_.on_exact_end(line, ctx) ? FastLine::closed : FastLine::not_taken;
     }
-    if (parser_.on_blank_line(line, ctx)) return FastLine::taken;
-    if (!parser_.on_plain_assignment(line, ctx)) return FastLine::not_taken;
+    // (A blank line is tried second: it fails the assignment's first test at once.)
+    if (!parser_.on_plain_assignment(line, ctx))
+      return parser_.on_blank_line(line, ctx) ? FastLine::taken : FastLine::not_taken;
     if (parser_.in_heredoc_body()) { // the line opened a heredoc
       mode_ = Mode::body;
       block_range_ = &parser_.open_block_range(*ctx.out);
