@@ -101,14 +101,17 @@ public:
     if (fences.closes(line.text)) return FastLine::not_taken;
     if (mode_ == Mode::body) {
       if (parser_.on_body_line(line.begin, line.end, text, *block_range_)) return FastLine::taken;
-      if (!parser_.on_exact_delim(line, ctx)) return FastLine::not_taken;
+      if (!parser_.on_exact_delim(line, ctx))
+        return parser_.on_other_body_line(line, ctx) ? FastLine::taken : FastLine::not_taken;
       mode_ = Mode::assignments; // back among the block's assignments
       return FastLine::taken;
     }
     if (!line.text.empty() && line.text[0] == '#') { // perhaps the end marker
       return parser_.on_exact_end(line, ctx) ? FastLine::closed : FastLine::not_taken;
     }
-    if (!parser_.on_plain_assignment(line, ctx)) return FastLine::not_taken;
+    // (A blank line is tried second: it fails the assignment's first test at once.)
+    if (!parser_.on_plain_assignment(line, ctx))
+      return parser_.on_blank_line(line, ctx) ? FastLine::taken : FastLine::not_taken;
     if (parser_.in_heredoc_body()) { // the line opened a heredoc
       mode_ = Mode::body;
       block_range_ = &parser_.open_block_range(*ctx.out);

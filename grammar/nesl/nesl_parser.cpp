@@ -999,6 +999,10 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
       return;
     }
   }
+  note_body_line(line);
+}
+
+void NeslParser::note_body_line(const LineRef& line) {
   if (body_begin_ == npos) body_begin_ = line.begin;
   body_end_ = line.end;
   if (fence_close_begin_ == npos && !line.text.empty() && line.text[0] == '#') {

@@ -3,6 +3,7 @@
 // lines by DocumentParser; appends blocks and syntax diagnostics (with fixes).
 #pragma once
 
+#include "grammar/bytes.h"
 #include "grammar/nesl/id_table.h"
 #include "grammar/nesl/nesl_syntax.h"
 #include "grammar/parse_context.h"
@@ -61,6 +62,28 @@ public:
   // other line.
   bool on_plain_assignment(const LineRef& line, ParseContext& ctx) {
     if (quote_.active || skip_.active || !plain_assignment_line(line, ctx)) return false;
+    ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+    prev_line_begin_ = line.begin;
+    return true;
+  }
+  // on_line() for a line of blanks (or an empty one) when in_assignments(): it only extends
+  // the block (block_line() ignores it, even with a quote or a skipped heredoc pending). False,
+  // having done nothing, for any other line. Blank lines after the header are common, and no
+  // other dialect's start line is blank, so the line cannot interrupt the block either.
+  bool on_blank_line(const LineRef& line, ParseContext& ctx) {
+    const std::string_view t = line.text;
+    if (!in_assignments() || blank_run(t.data(), t.data() + t.size()) != t.size()) return false;
+    ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
+    prev_line_begin_ = line.begin;
+    return true;
+  }
+  // on_line() for a heredoc body line that on_body_line() and on_exact_delim() did not take
+  // and that does not hold the delimiter (mostly a line that begins with `#`, which may be the
+  // block's end marker: heredoc_line() notes it for the fix of an unclosed heredoc): it extends
+  // the body and the block. False, having done nothing, for any other line.
+  bool on_other_body_line(const LineRef& line, ParseContext& ctx) {
+    if (!in_heredoc_body() || line.text.find(delim_) != npos) return false;
+    note_body_line(line);
     ctx.out->blocks[static_cast<size_t>(block_)].range.end = line.end;
     prev_line_begin_ = line.begin;
     return true;
@@ -185,6 +208,9 @@ private:
     return (end - begin >= n) & ((begin < clear_from) | (end - n >= clear_until));
   }
   void refresh_delim_search(size_t from, std::string_view text);
+  // What heredoc_line() does for a body line without the delimiter: extends the body and
+  // notes a line that reads as the block's end marker.
+  void note_body_line(const LineRef& line);
 
   // Lines.
   void learn_newline(const LineRef& line, const ParseContext& ctx);

@@ -101,19 +101,30 @@ public:
   FastLine fast_line(std::string_view, const LineRef& line, ParseContext& ctx,
                      const FenceWatch& fences) {
     if (fences.closes(line.text)) return FastLine::not_taken;
-    if (line.text.empty() || (line.text[0] != '-' && line.text[0] != '=')) {
-      return FastLine::not_taken;
-    }
-    if (line.text[0] == '=') {
+    const char first = line.text.empty() ? '\0' : line.text[0];
+    if (first == '=') {
       if (!parser_.on_command_line(line, ctx)) return FastLine::not_taken;
       mode_ = Mode::command; // awaiting the command's first parameter
       return FastLine::taken;
     }
-    if (!parser_.on_own_delimiter(line, ctx)) return FastLine::not_taken;
-    if (!parser_.in_block()) return FastLine::closed; // END closed the block
-    mode_ = Mode::value;                              // a new parameter value is open
-    value_range_ = &parser_.open_value_range(*ctx.out);
-    return FastLine::taken;
+    if (first == '-' && parser_.on_own_delimiter(line, ctx)) {
+      if (!parser_.in_block()) return FastLine::closed; // END closed the block
+      mode_ = Mode::value;                              // a new parameter value is open
+      value_range_ = &parser_.open_value_range(*ctx.out);
+      return FastLine::taken;
+    }
+    // The lines that are no syntax although the run could not tell (what on_line() finds):
+    // value lines that begin with `-`, and the blank and `//` lines before a parameter.
+    if (mode_ == Mode::value && parser_.is_dash_value_line(line.text)) {
+      block_range_->end = line.end;
+      value_range_->end = line.next - 1; // as take_run(): "\r" included
+      return FastLine::taken;
+    }
+    if (mode_ == Mode::command && parser_.is_ignored_line(line.text)) {
+      block_range_->end = line.end;
+      return FastLine::taken;
+    }
+    return FastLine::not_taken;
   }
 
   // A value that a fix writes as a parameter's value lines: verbatim, unless a line of it

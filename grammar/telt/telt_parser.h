@@ -53,6 +53,21 @@ public:
     return OpenValue{
         static_cast<uint32_t>(b.commands.size() - 1), p.name, p.line, p.value_range, false, true};
   }
+  // For the fast path, when in_value(): true when on_line() would take the line as a line of
+  // the open value although it is not plain content: its first non-blank byte is `-` (a YAML
+  // list, an SQL comment, a Markdown rule in a file's text) and it is no delimiter nor a near
+  // miss of one. The caller then extends the value and the block as take_run does.
+  bool is_dash_value_line(std::string_view t) const {
+    const size_t lead = blank_run(t.data(), t.data() + t.size());
+    return state_ == State::in_parameter && lead < t.size() && t[lead] == '-' &&
+           !telt::parse_delimiter(t) && !telt::parse_near_miss(t, hash_);
+  }
+  // For the fast path, when awaiting_syntax(): true when on_line() ignores the line, a blank
+  // line or a `//` comment between the START or a command line and what follows; the caller
+  // then extends the block.
+  bool is_ignored_line(std::string_view t) const {
+    return awaiting_syntax() && is_plain_content(t) && (telt::is_blank(t) || t.starts_with("//"));
+  }
   ByteRange& open_value_range(ParsedDocument& doc) const {
     return doc.blocks[static_cast<size_t>(block_)].commands.back().params.back().value_range;
   }
