@@ -257,6 +257,14 @@ void BM_DidChangeToPublish(benchmark::State& state, const std::string& name, dou
   }
   const double cpu_after = process_cpu_ms(c.pid());
   result.server_cpu_ms_per_edit = i > 0 ? (cpu_after - cpu_before) / i : 0;
+  // Each edit's latency in order, for a look at where the slow ones fall (appended: one line
+  // per edit, "size root index ms").
+  if (const char* path = std::getenv("LSP_LATENCY_SAMPLES")) {
+    std::ofstream out(path, std::ios::app);
+    for (size_t k = 0; k < result.samples.size(); ++k)
+      out << megabytes << ' ' << (with_root ? "root" : "no-root") << ' ' << k << ' '
+          << result.samples[k] << '\n';
+  }
   // Watched-file changes: not Google Benchmark iterations (they do not edit the document).
   const int version = i + 1; // the document's version now
   for (int w = 0; with_root && w < g_config.watched; ++w) {
