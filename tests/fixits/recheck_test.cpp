@@ -207,6 +207,40 @@ TEST_CASE("a keystroke in a large transcript re-parses one block, not the docume
   CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next, keeping())));
 }
 
+TEST_CASE("a re-parse copies the blocks outside its window into its own arena, sealed",
+          "[recheck]") {
+  // The copies cost bump allocations, and freeing the document skips them: a block copied
+  // onto the heap (as a plain Block copy does) or left unsealed fails here.
+  bench::TranscriptOptions options;
+  options.target_bytes = 64 * 1024;
+  const std::string text = bench::generate_transcript(options);
+  const CheckedDocument old = check_document(text, keeping());
+  const size_t middle = text.find("\n--CONTENT ", text.size() / 2);
+  REQUIRE(middle != std::string::npos);
+  std::string next = text;
+  next.insert(text.find('\n', middle + 1) + 1, "x");
+  const std::optional<Reparse> reparsed = reparse(text, old.parsed, next, {});
+  REQUIRE(reparsed);
+  const ParsedDocument& doc = reparsed->doc;
+  REQUIRE(doc.arena);
+  REQUIRE(reparsed->window.first_block > 0);
+  REQUIRE(reparsed->window.new_block_end < doc.blocks.size());
+  size_t sealed = 0;
+  for (const Block& b : doc.blocks) {
+    CHECK(b.commands.get_allocator().resource() == doc.arena.get());
+    for (const Command& c : b.commands)
+      CHECK(c.params.get_allocator().resource() == doc.arena.get());
+    sealed += b.commands.sealed() ? 1 : 0;
+  }
+  // The generated blocks' names and values fit their strings: (nearly) all are sealed, as a
+  // parse seals them.
+  size_t sealed_by_parse = 0;
+  for (const Block& b : old.parsed.blocks)
+    sealed_by_parse += b.commands.sealed() ? 1 : 0;
+  CHECK(sealed_by_parse > old.parsed.blocks.size() / 2);
+  CHECK(sealed + 3 >= sealed_by_parse);
+}
+
 TEST_CASE("without the parser's own list a check is re-checked in full, with the same result",
           "[recheck]") {
   bench::TranscriptOptions options;
