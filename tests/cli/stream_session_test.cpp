@@ -700,3 +700,49 @@ TEST_CASE("stream: a heredoc's body and a NESL heredoc value stream line by line
   CHECK(chunks[3].at("text") == "\nsecond");
   CHECK(session.finish() == 0);
 }
+
+// A value streamed in value_chunk events is written in its block_end as check writes it, byte for
+// byte, whatever it holds (escapes, control bytes, invalid UTF-8, CRLF breaks, '+' marks) and
+// however the feeds cut it (a line or a byte at a time). (Guards any reuse of the events' escaped
+// texts in the block_end, as tried for #19: bench/README.md.)
+TEST_CASE("stream: a block_end writes a streamed value as check does, whatever it holds",
+          "[cli][stream]") {
+  const std::string body = "say \"hi\" \\ back\\\n\ttab\x01 ctl \x7f\n"
+                           "caf\xc3\xa9 \xe2\x82\xac\n"
+                           "bad \xff byte\n"
+                           "\n"
+                           "last \"line\"";
+  std::string crlf;
+  for (char c : body)
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  std::string plus; // the body as an Add File's lines
+  for (size_t at = 0; at <= body.size();) {
+    const size_t nl = std::min(body.find('\n', at), body.size());
+    plus += "+" + body.substr(at, nl - at) + "\n";
+    at = nl + 1;
+  }
+  const std::vector<test::NamedInput> inputs = {
+      {"nesl", "#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\npath = \"a\"\n"
+               "content = <<'EOT_k1w'\n" +
+                   body + "\nEOT_k1w\n#!end_k1w\n"},
+      {"heredoc crlf", "cat > a.txt << 'EOF'\r\n" + crlf + "\r\nEOF\r\n"},
+      {"patch", "*** Begin Patch\n*** Add File: a.txt\n" + plus + "*** End Patch\n"},
+      {"cline", "<write_to_file>\n<path>a.txt</path>\n<content>\n" + body +
+                    "\n</content>\n</write_to_file>\n"},
+  };
+  for (const test::NamedInput& input : inputs) {
+    std::vector<size_t> lines, bytes;
+    for (size_t at = 1; at < input.text.size(); ++at) {
+      bytes.push_back(at);
+      if (input.text[at - 1] == '\n') lines.push_back(at);
+    }
+    size_t chunks = 0;
+    cli::StreamSession session(
+        {}, [&](const cli::StreamEvent& e) { chunks += e.type == "value_chunk"; });
+    feed_in_pieces(session, input.text, lines);
+    INFO(input.name);
+    CHECK(chunks >= 2); // the value was streamed
+    require_same_as_check(input, lines);
+    require_same_as_check(input, bytes);
+  }
+}
