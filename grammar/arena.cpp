@@ -1,6 +1,7 @@
 #include "grammar/arena.h"
 
 #include <cstdint>
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -17,52 +18,55 @@ namespace {
 constexpr size_t kHeader = alignof(std::max_align_t);
 static_assert(sizeof(void*) <= kHeader);
 
-// Set when the thread's cache has been destroyed (at thread or program exit): an arena that
-// dies later (say, in a static object) frees its chunks directly.
-thread_local bool t_cache_gone = false;
-
-// The calling thread's spare chunks. A chunk may be cached by another thread than the one
-// that took it from the heap: it is only memory.
+// The process's spare chunks, shared by every thread behind a mutex (one lock per 64 KiB
+// chunk). Shared because the thread that frees a document is often not the one that parses
+// the next: the language server builds each analysis on its worker and frees the previous one
+// on a disposer thread. With a cache per thread, the disposer's filled up with chunks the
+// worker never saw again (16 MiB: the first ten keystrokes of a 1 MB transcript), while the
+// worker wrote every new analysis into fresh pages.
 struct ChunkCache {
+  std::mutex mutex;
   std::vector<void*> chunks;
   ChunkCache() { chunks.reserve(Arena::kMaxCachedChunks); }
-  ~ChunkCache() {
-    t_cache_gone = true;
-    release();
-  }
   void release() {
+    const std::lock_guard lock(mutex);
     for (void* c : chunks)
       ::operator delete(c);
     chunks.clear();
   }
 };
 
+// Never destroyed: an arena may die during the program's exit (in a static object, or on a
+// thread still running), after any function-local static would be gone. What it holds then
+// is reachable from here, so it is no leak either.
 ChunkCache& cache() {
-  thread_local ChunkCache c;
-  return c;
+  static ChunkCache* const c = new ChunkCache();
+  return *c;
 }
 
 void* take_chunk() {
-  if (t_cache_gone) return ::operator new(Arena::kChunkBytes);
-  ChunkCache& c = cache();
-  if (!c.chunks.empty()) {
-    void* chunk = c.chunks.back();
-    c.chunks.pop_back();
-    return chunk;
+  {
+    ChunkCache& c = cache();
+    const std::lock_guard lock(c.mutex);
+    if (!c.chunks.empty()) {
+      void* chunk = c.chunks.back();
+      c.chunks.pop_back();
+      return chunk;
+    }
   }
   return ::operator new(Arena::kChunkBytes);
 }
 
 void give_back_chunk(void* chunk) {
-  if (t_cache_gone) {
-    ::operator delete(chunk);
-    return;
+  {
+    ChunkCache& c = cache();
+    const std::lock_guard lock(c.mutex);
+    if (c.chunks.size() < Arena::kMaxCachedChunks) {
+      c.chunks.push_back(chunk);
+      return;
+    }
   }
-  ChunkCache& c = cache();
-  if (c.chunks.size() < Arena::kMaxCachedChunks)
-    c.chunks.push_back(chunk);
-  else
-    ::operator delete(chunk);
+  ::operator delete(chunk);
 }
 
 char* align_up(char* p, size_t alignment) {
@@ -86,11 +90,13 @@ Arena::~Arena() {
 }
 
 size_t Arena::cached_chunks() {
-  return t_cache_gone ? 0 : cache().chunks.size();
+  ChunkCache& c = cache();
+  const std::lock_guard lock(c.mutex);
+  return c.chunks.size();
 }
 
 void Arena::release_cached_chunks() {
-  if (!t_cache_gone) cache().release();
+  cache().release();
 }
 
 void* Arena::do_allocate(size_t bytes, size_t alignment) {

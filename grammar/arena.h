@@ -1,8 +1,9 @@
 // The memory of one parse's commands and parameters (see ParsedDocument::arena): a bump
 // allocator over 64 KiB chunks, freed all at once with the document. Chunks are kept in a
-// small per-thread cache for the next parse, which so writes into memory that is already
-// mapped: handing a document's megabytes back to the system after each parse (as malloc
-// does with large freed blocks) would make every parse page-fault them in again.
+// small cache, shared by the process's threads, for the next parse, which so writes into
+// memory that is already mapped (whichever thread freed the last document): handing a
+// document's megabytes back to the system after each parse (as malloc does with large freed
+// blocks) would make every parse page-fault them in again.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +14,7 @@ namespace blockls {
 class Arena final : public std::pmr::memory_resource {
 public:
   static constexpr size_t kChunkBytes = size_t{64} * 1024;
-  // Chunks a thread keeps for later parses, at most (16 MiB).
+  // Chunks the process keeps for later parses, at most (16 MiB).
   static constexpr size_t kMaxCachedChunks = 256;
 
   Arena() = default;
@@ -23,7 +24,7 @@ public:
 
   // Bytes handed out so far (for tests).
   size_t allocated_bytes() const { return allocated_; }
-  // Chunks the calling thread holds for later parses.
+  // Chunks the process holds for later parses.
   static size_t cached_chunks();
   // Frees them (a heap measurement that must count a parse's chunks starts with this).
   static void release_cached_chunks();
