@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace blockls {
@@ -233,11 +234,10 @@ struct Block {
       : dialect(o.dialect), era(o.era), id(o.id), id_range(o.id_range), start_line(o.start_line),
         end_line(o.end_line), range(o.range), commands(o.commands, alloc),
         fence_close_line(o.fence_close_line) {}
-  Block(const Block&) = default;
-  Block(Block&&) noexcept = default;
-  Block& operator=(const Block&) = default;
-  Block& operator=(Block&&) = default;
 };
+
+// A document's block vector moves its blocks when it grows (with their arena and seal).
+static_assert(std::is_nothrow_move_constructible_v<Block>);
 
 // Seals the block's command list and each command's parameter list that live in `arena` and
 // whose elements free nothing when destroyed (see ModelList): destroying the document then

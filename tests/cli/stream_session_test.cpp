@@ -2,6 +2,7 @@
 // `check --format json` of the whole input, for every chunking — over every test input of every
 // dialect, at random chunkings, and byte at a time for the smaller ones. Each block_start comes
 // before its block_end, and a block's block_end as soon as its closing line has been fed.
+#include "apply/text_match.h"
 #include "bench/rng.h"
 #include "cli/stream_session.h"
 #include "diagnostics/json_report.h"
@@ -539,9 +540,7 @@ TEST_CASE("stream: a Cline replace_in_file streams each SEARCH/REPLACE block's t
       "+++++++ REPLACE\n"
       "</diff>\n"
       "</replace_in_file>\n";
-  std::string text;
-  for (char c : lf)
-    text += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const std::string text = apply::to_crlf(lf);
   const std::string cuda = "DEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')";
   const std::string mps =
       "DEVICE = torch.device('mps' if torch.backends.mps.is_available() else 'cpu')";
@@ -712,9 +711,7 @@ TEST_CASE("stream: a block_end writes a streamed value as check does, whatever i
                            "bad \xff byte\n"
                            "\n"
                            "last \"line\"";
-  std::string crlf;
-  for (char c : body)
-    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const std::string crlf = apply::to_crlf(body);
   std::string plus; // the body as an Add File's lines
   for (size_t at = 0; at <= body.size();) {
     const size_t nl = std::min(body.find('\n', at), body.size());

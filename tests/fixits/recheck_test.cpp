@@ -189,15 +189,29 @@ TEST_CASE("incremental re-check equals a full check after chained random edits: 
   CHECK(tally.incremental * 10 > tally.edits * 7);
 }
 
-TEST_CASE("a keystroke in a large transcript re-parses one block, not the document", "[recheck]") {
+namespace {
+
+// A generated transcript of about `bytes` bytes, and the same with one character typed at the
+// start of a value in its middle: the language server's ordinary keystroke.
+struct Keystroke {
+  std::string text, next;
+};
+Keystroke keystroke_in_a_value(size_t bytes) {
   bench::TranscriptOptions options;
-  options.target_bytes = 256 * 1024;
-  const std::string text = bench::generate_transcript(options);
-  const CheckedDocument old = check_document(text, keeping());
-  const size_t middle = text.find("\n--CONTENT ", text.size() / 2);
+  options.target_bytes = bytes;
+  Keystroke k{bench::generate_transcript(options), {}};
+  const size_t middle = k.text.find("\n--CONTENT ", k.text.size() / 2);
   REQUIRE(middle != std::string::npos);
-  std::string next = text;
-  next.insert(text.find('\n', middle + 1) + 1, "x"); // first byte of the value
+  k.next = k.text;
+  k.next.insert(k.text.find('\n', middle + 1) + 1, "x"); // first byte of the value
+  return k;
+}
+
+} // namespace
+
+TEST_CASE("a keystroke in a large transcript re-parses one block, not the document", "[recheck]") {
+  const auto [text, next] = keystroke_in_a_value(256 * 1024);
+  const CheckedDocument old = check_document(text, keeping());
   const Recheck r = recheck_document(text, old, next, keeping());
   REQUIRE(r.incremental);
   const std::optional<Reparse> reparsed = reparse(text, old.parsed, next, {});
@@ -211,14 +225,8 @@ TEST_CASE("a re-parse copies the blocks outside its window into its own arena, s
           "[recheck]") {
   // The copies cost bump allocations, and freeing the document skips them: a block copied
   // onto the heap (as a plain Block copy does) or left unsealed fails here.
-  bench::TranscriptOptions options;
-  options.target_bytes = 64 * 1024;
-  const std::string text = bench::generate_transcript(options);
+  const auto [text, next] = keystroke_in_a_value(64 * 1024);
   const CheckedDocument old = check_document(text, keeping());
-  const size_t middle = text.find("\n--CONTENT ", text.size() / 2);
-  REQUIRE(middle != std::string::npos);
-  std::string next = text;
-  next.insert(text.find('\n', middle + 1) + 1, "x");
   const std::optional<Reparse> reparsed = reparse(text, old.parsed, next, {});
   REQUIRE(reparsed);
   const ParsedDocument& doc = reparsed->doc;
