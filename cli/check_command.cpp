@@ -83,14 +83,15 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   // at most a window of them ahead of the writer, and taken in the order of the arguments (the
   // workspace simulation and the output need it) as soon as each is ready. Text and JSON are
   // written file by file as they are taken, and a file's model is let go once written: memory
-  // follows the window, not the whole run. A large input (parts_from_bytes) is not checked by a
-  // worker at all: the writer checks it in parts as it writes it (cli/parted_report.h), so its
-  // memory follows a part, not the document. SARIF (one log) and feedback (whose headers depend
-  // on how many files were checked) keep every file until the end.
+  // follows the window (a few files per thread), not the whole run. A large input
+  // (parts_from_bytes) is not checked by a worker at all: the writer checks it in parts as it
+  // writes it (cli/parted_report.h), so its memory follows a part, not the document. SARIF (one
+  // log) and feedback (whose headers depend on how many files were checked) keep every file until
+  // the end.
   const bool streamed = request.format == "text" || request.format == "json";
   const unsigned threads =
       request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
-  const size_t window = streamed ? std::max<size_t>(32, size_t{threads} * 16) : SIZE_MAX;
+  const size_t window = streamed ? size_t{threads} * 4 : SIZE_MAX;
   const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
   const TextStyle style{use_color(request.color)};
   Summary total;
@@ -119,8 +120,9 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   };
   const apply::DiskSource disk;
   apply::Overlay files(disk); // later transcripts see what earlier ones would do
-  // Each file is read and checked on a worker (into its own slot); the calling thread takes
-  // them in order as they are ready, runs the workspace simulation and writes the report.
+  // Each file is read and checked by one of the threads (into its own slot); the files are
+  // taken in order as they are ready, one at a time, by whichever thread is free (see
+  // cli/parallel.h), which runs the workspace simulation and writes the report.
   std::vector<std::unique_ptr<Read>> reads(request.files.size());
   const auto check_file = [&](size_t k) {
     auto r = std::make_unique<Read>();
@@ -182,7 +184,9 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       write_document(w, file->text, result, catalog, shown);
     else if (request.format == "text")
       print_text_diagnostics(out, shown, file->text, result, style);
-    if (streamed && kept.size() >= window) kept.clear(); // written: let a window's models go
+    // Written: the previous file's model goes now, while its memory is warm and can serve the
+    // next files; the last file's is left to the exit.
+    if (streamed) kept.clear();
     kept.push_back({std::move(*file), std::move(result)});
   };
   for_each_ordered(request.files.size(), request.jobs, window, check_file, take_file);
@@ -239,9 +243,9 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
   const CheckOptions options = options_for(request.dialects, request.catalog);
   bool io_failed = false;
   bool errors_remain = false;
-  // Each file is read, checked, fixed and checked again on a worker; the calling thread takes
-  // the files in argument order as they are ready and prints (or writes) them, so the output
-  // and the files written do not depend on -j.
+  // Each file is read, checked, fixed and checked again by one of the threads; the files are
+  // taken in argument order as they are ready, one at a time, and printed (or written), so the
+  // output and the files written do not depend on -j.
   struct Fixed {
     std::optional<InputFile> file;
     std::string error; // the message when the file could not be fixed

@@ -26,54 +26,59 @@ void for_each_ordered(size_t count, unsigned jobs, size_t ahead,
   std::mutex mutex; // guards everything below
   std::condition_variable changed;
   std::vector<char> ready(count, 0);
-  size_t next = 0, consumed = 0;
-  bool stop = false;
+  size_t next = 0, consumed = 0; // the next index to produce; the next to consume
+  bool consuming = false, stop = false;
+  size_t waiting = 0; // threads blocked on `changed`: only they need a notify
   std::exception_ptr first_error;
-  const auto fail = [&] {
-    const std::lock_guard lock(mutex);
+  // Whatever the thread was doing failed: keep the first error and stop every thread.
+  const auto fail = [&](std::unique_lock<std::mutex>& lock) {
+    lock.lock();
     if (!first_error) first_error = std::current_exception();
     stop = true;
     changed.notify_all();
   };
-  const auto produce_all = [&] {
-    while (true) {
-      size_t i = 0;
-      {
-        std::unique_lock lock(mutex);
-        changed.wait(lock, [&] { return stop || next >= count || next - consumed < ahead; });
-        if (stop || next >= count) return;
-        i = next++;
+  // One thread's loop. It only waits when it can neither consume (the next index is not ready,
+  // or another thread consumes) nor produce (`ahead` reached, or all produced); the only events
+  // that change that are a consume finishing and a stop, so only they notify. A thread that
+  // produces the next index to consume goes on to consume it itself.
+  const auto work = [&] {
+    std::unique_lock lock(mutex);
+    while (!stop && consumed < count) {
+      if (!consuming && ready[consumed]) {
+        consuming = true;
+        const size_t i = consumed;
+        lock.unlock();
+        try {
+          consume(i);
+        } catch (...) {
+          return fail(lock);
+        }
+        lock.lock();
+        consuming = false;
+        consumed = i + 1;
+        if (waiting > 0) changed.notify_all();
+      } else if (next < count && next - consumed < ahead) {
+        const size_t i = next++;
+        lock.unlock();
+        try {
+          produce(i);
+        } catch (...) {
+          return fail(lock);
+        }
+        lock.lock();
+        ready[i] = 1;
+      } else {
+        ++waiting;
+        changed.wait(lock);
+        --waiting;
       }
-      try {
-        produce(i);
-      } catch (...) {
-        return fail();
-      }
-      const std::lock_guard lock(mutex);
-      ready[i] = 1;
-      changed.notify_all();
     }
   };
   std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (size_t t = 0; t < threads; ++t)
-    pool.emplace_back(produce_all);
-  for (size_t i = 0; i < count; ++i) {
-    {
-      std::unique_lock lock(mutex);
-      changed.wait(lock, [&] { return stop || ready[i]; });
-      if (stop) break;
-    }
-    try {
-      consume(i);
-    } catch (...) {
-      fail();
-      break;
-    }
-    const std::lock_guard lock(mutex);
-    consumed = i + 1;
-    changed.notify_all();
-  }
+  pool.reserve(threads - 1);
+  for (size_t t = 1; t < threads; ++t)
+    pool.emplace_back(work);
+  work(); // the calling thread is one of the `threads`
   for (std::thread& t : pool)
     t.join();
   if (first_error) std::rethrow_exception(first_error);

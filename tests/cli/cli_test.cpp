@@ -2,11 +2,10 @@
 #include "support/process.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
-#include <set>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sys/stat.h>
 
 using blockls::test::run_blockls;
@@ -14,11 +13,13 @@ namespace test = blockls::test;
 
 namespace {
 
-const std::string kValidTelt = "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n--FILE abc--\na.txt\n"
-                               "--CONTENT abc--\nhi\n--END abc--\n";
+const std::string kValidTelt =
+    "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n--FILE abc--\na.txt\n"
+    "--CONTENT abc--\nhi\n--END abc--\n";
 // One error (a wrong end hash) on line 7, column 7, with a preferred fix.
-const std::string kBrokenTelt = "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n--FILE abc--\na.txt\n"
-                                "--CONTENT abc--\nhi\n--END abx--\n";
+const std::string kBrokenTelt =
+    "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n--FILE abc--\na.txt\n"
+    "--CONTENT abc--\nhi\n--END abx--\n";
 
 std::string temp_file(const std::string& name, const std::string& text) {
   const std::string dir = test::make_temp_dir();
@@ -134,20 +135,23 @@ TEST_CASE("check --format sarif is SARIF 2.1.0 with rules, regions and fixes", "
   CHECK(region["startLine"] == 7);
   CHECK(region["startColumn"] == 7);
   CHECK(region["endColumn"] == 10);
-  CHECK(result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"] == "abc");
+  CHECK(result["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"] ==
+        "abc");
 }
 
 TEST_CASE("columns are UTF-16 units in every format", "[cli]") {
   // "é😀" before the bad hash: 1 + 2 units; the hash sits at UTF-16 column 10 of line 6.
-  const std::string text = "#!telt [3-char SHA: abc]\r\n=== CREATE_FILE ===\r\n--FILE abc--\r\na.txt\r\n"
-                           "--CONTENT abc--\r\n\xC3\xA9\xF0\x9F\x98\x80 --FILE abx--\r\n--END abc--\r\n";
+  const std::string text =
+      "#!telt [3-char SHA: abc]\r\n=== CREATE_FILE ===\r\n--FILE abc--\r\na.txt\r\n"
+      "--CONTENT abc--\r\n\xC3\xA9\xF0\x9F\x98\x80 --FILE abx--\r\n--END abc--\r\n";
   auto r = run_blockls({"check", "--format", "json", "-"}, text);
   const auto j = nlohmann::json::parse(r.out);
   // The indented line is content (another hash): the block is valid.
   CHECK(j["files"][0]["summary"]["blocks_valid"] == 1);
   CHECK(j["files"][0]["blocks"][0]["commands"][0]["params"]["CONTENT"] ==
         "\xC3\xA9\xF0\x9F\x98\x80 --FILE abx--\r");
-  const std::string bad = "x\xF0\x9F\x98\x80\n#!telt [3-char SHA: abc]\n=== CRAETE_FILE ===\n--END abc--\n";
+  const std::string bad =
+      "x\xF0\x9F\x98\x80\n#!telt [3-char SHA: abc]\n=== CRAETE_FILE ===\n--END abc--\n";
   r = run_blockls({"check", "--format", "json", "-"}, bad);
   const auto k = nlohmann::json::parse(r.out);
   CHECK(k["files"][0]["errors"][0]["column"] == 5);
@@ -175,7 +179,8 @@ TEST_CASE("fix prints the fixed text, a diff, or rewrites in place", "[cli]") {
   CHECK((st.st_mode & 0777) == 0640);
   // No temporary file is left beside it.
   size_t entries = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
     (void)e;
     ++entries;
   }
@@ -183,18 +188,21 @@ TEST_CASE("fix prints the fixed text, a diff, or rewrites in place", "[cli]") {
 }
 
 TEST_CASE("fix exits 1 when errors without a fix remain", "[cli]") {
-  auto r = run_blockls({"fix", "-"}, "#!telt [3-char SHA: abc]\n=== LAUNCH_ROCKETS ===\n--END abc--\n");
+  auto r =
+      run_blockls({"fix", "-"}, "#!telt [3-char SHA: abc]\n=== LAUNCH_ROCKETS ===\n--END abc--\n");
   CHECK(r.exit_code == 1);
   r = run_blockls({"fix", "--diff", "--in-place", "-"}, "x");
   CHECK(r.exit_code == 2);
 }
 
 TEST_CASE("the bundled example mixes every dialect and era", "[cli]") {
-  auto r = run_blockls({"check", "--format", "json", std::string(BLOCKLS_SOURCE_DIR) + "/examples/transcript.md"});
+  auto r = run_blockls(
+      {"check", "--format", "json", std::string(BLOCKLS_SOURCE_DIR) + "/examples/transcript.md"});
   CHECK(r.exit_code == 1);
   const auto j = nlohmann::json::parse(r.out);
   std::set<std::string> eras;
-  for (const auto& b : j["files"][0]["blocks"]) eras.insert(b["metadata"]["era"].get<std::string>());
+  for (const auto& b : j["files"][0]["blocks"])
+    eras.insert(b["metadata"]["era"].get<std::string>());
   CHECK(eras == std::set<std::string>{"telt", "nesl", "NESL", "sham"});
   CHECK(j["files"][0]["summary"]["blocks_valid"].get<int>() >= 2);
   CHECK(j["files"][0]["summary"]["errors"].get<int>() >= 3);

@@ -46,6 +46,7 @@ std::optional<InputFile> read(const std::string& path, const InputLimits& limits
 
 TEST_CASE("input: a regular file is mapped from map_from_bytes on, read below", "[cli][input]") {
   const std::string big = text_of(300000);
+  REQUIRE(big.size() >= InputLimits{}.map_from_bytes);
   const std::string path = temp_file("big.md", big);
   auto file = read(path);
   REQUIRE(file);
@@ -100,6 +101,7 @@ TEST_CASE("input: a file over --max-size is refused before it is mapped or read"
 
 TEST_CASE("input: a NUL byte in a mapped file is found with its offset", "[cli][input]") {
   std::string text = text_of(300000);
+  REQUIRE(text.size() >= InputLimits{}.map_from_bytes);
   text[250001] = '\0';
   const std::string path = temp_file("nul.md", text);
   std::string error;
@@ -229,7 +231,7 @@ TEST_CASE("input: fix --in-place rewrites a mapped file (the mapping outlives th
                              "--CONTENT abc--\nhi\n--END abx--\n";
   const std::string prose = "Some prose, not a block.\n";
   std::string padding;
-  while (padding.size() < 200000)
+  while (padding.size() < InputLimits{}.map_from_bytes + 4096)
     padding += prose;
   const std::string path = temp_file("big.telt", broken + padding);
   auto r = test::run_blockls({"fix", "--in-place", path});

@@ -1,12 +1,14 @@
-// for_each_ordered: produced on several threads, consumed in order on the calling thread, never
-// more than `ahead` beyond the last consumed index.
+// for_each_ordered: produced and consumed on up to `jobs` threads (the caller's included),
+// consumed in order one at a time, never more than `ahead` beyond the last consumed index.
 #include "cli/parallel.h"
 
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 using blockls::cli::for_each_ordered;
@@ -38,6 +40,38 @@ TEST_CASE("for_each_ordered consumes in order, each index once, within `ahead`",
         CHECK(order[i] == i);
       CHECK(widest.load() < ahead);
     }
+  }
+}
+
+TEST_CASE("for_each_ordered runs on `jobs` threads in all, and never two consumes at once",
+          "[cli][parallel]") {
+  for (const unsigned jobs : {2u, 3u}) {
+    std::mutex mutex;
+    std::set<std::thread::id> threads; // every thread that produced or consumed
+    std::atomic<int> consuming{0};
+    std::atomic<int> overlaps{0};
+    const auto seen = [&] {
+      const std::lock_guard lock(mutex);
+      threads.insert(std::this_thread::get_id());
+    };
+    size_t sum = 0; // written by consume alone, without a lock
+    for_each_ordered(
+        2000, jobs, 16,
+        [&](size_t) {
+          seen();
+          volatile unsigned spin = 0; // enough work for the threads to interleave
+          for (int k = 0; k < 2000; ++k)
+            spin = spin + 1;
+        },
+        [&](size_t i) {
+          if (consuming.fetch_add(1) != 0) ++overlaps;
+          seen();
+          sum += i;
+          consuming.fetch_sub(1);
+        });
+    CHECK(overlaps.load() == 0);
+    CHECK(sum == 2000 * 1999 / 2);
+    CHECK(threads.size() <= jobs); // no writer thread beside the `jobs` ones
   }
 }
 
