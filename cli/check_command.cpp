@@ -112,7 +112,15 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     std::string error;
     CheckedDocument result;
     bool in_parts = false; // read only: checked (in parts) as it is written
+    // Text without a workspace: the file's report, put together by the thread that checked
+    // it while its model is in that core's cache, and the model let go there.
+    std::optional<std::string> report;
+    Summary summary;
   };
+  // Whether a file's text report can be written before its turn: nothing taken in order (the
+  // workspace simulation) changes it. Not for a single file, whose model is left to the exit.
+  const bool report_early =
+      request.format == "text" && request.root.empty() && request.files.size() > 1;
   // A large input is checked by the writer, part by part as it writes the report, not by a
   // worker into a whole model.
   const auto in_parts = [&](const InputFile& file) {
@@ -136,6 +144,12 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
         r->error = display_path(path) + ": " + *why + "; not checked (run again)";
         r->result = {};
         r->file.reset();
+      } else if (report_early) {
+        r->summary = summarize(r->result);
+        append_text_diagnostics(&r->report.emplace(), display_path(r->file->path), r->file->text,
+                                r->result, style);
+        r->result = {};
+        r->file.reset();
       }
     }
     reads[k] = std::move(r);
@@ -144,6 +158,12 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     const std::unique_ptr<Read> read = std::move(reads[k]);
     const std::string& path = request.files[k];
     std::optional<InputFile>& file = read->file;
+    if (read->report) {
+      total += read->summary;
+      ++checked;
+      out << *read->report;
+      return;
+    }
     if (!file) {
       err << "blockls: " << read->error << '\n';
       failed.emplace_back(display_path(path), read->error);

@@ -69,13 +69,15 @@ std::string_view severity_word(Severity severity) {
   return "error";
 }
 
-// Everything is appended to one buffer, handed to `out` a megabyte at a time: no string per
-// line, part or escape (a 40 MB transcript gives some megabytes of report).
-void print_text_diagnostics(std::ostream& out, const std::string& path, std::string_view text,
-                            const CheckedDocument& checked, const TextStyle& style) {
-  constexpr size_t kSpillBytes = size_t{1} << 20;
-  std::string buffer;
-  buffer.reserve(kSpillBytes + (kSpillBytes >> 2));
+namespace {
+
+constexpr size_t kSpillBytes = size_t{1} << 20;
+
+// Everything is appended to `buffer`, handed to `*out` (when there is one) a megabyte at a
+// time: no string per line, part or escape (a 40 MB transcript gives some megabytes of report).
+void write_text_diagnostics(std::string& buffer, std::ostream* out, const std::string& path,
+                            std::string_view text, const CheckedDocument& checked,
+                            const TextStyle& style) {
   const auto put = [&](std::string_view s) { buffer.append(s); };
   const auto to = [&] { return std::back_inserter(buffer); };
   // `code` before and the reset after a painted part, when colour is on.
@@ -149,12 +151,26 @@ void print_text_diagnostics(std::ostream& out, const std::string& path, std::str
       append_printable(&buffer, f.title);
       put(f.preferred ? " (preferred)\n" : "\n");
     }
-    if (buffer.size() >= kSpillBytes) {
-      out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    if (out && buffer.size() >= kSpillBytes) {
+      out->write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
       buffer.clear();
     }
   }
+}
+
+} // namespace
+
+void print_text_diagnostics(std::ostream& out, const std::string& path, std::string_view text,
+                            const CheckedDocument& checked, const TextStyle& style) {
+  std::string buffer;
+  buffer.reserve(kSpillBytes + (kSpillBytes >> 2));
+  write_text_diagnostics(buffer, &out, path, text, checked, style);
   out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+}
+
+void append_text_diagnostics(std::string* out, const std::string& path, std::string_view text,
+                             const CheckedDocument& checked, const TextStyle& style) {
+  write_text_diagnostics(*out, nullptr, path, text, checked, style);
 }
 
 } // namespace blockls::cli

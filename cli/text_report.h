@@ -15,6 +15,10 @@ struct TextStyle {
 
 void print_text_diagnostics(std::ostream& out, const std::string& path, std::string_view text,
                             const CheckedDocument& checked, const TextStyle& style);
+// The same report appended to `*out` (a file's report put together before its turn to be
+// written comes, by the thread that checked it).
+void append_text_diagnostics(std::string* out, const std::string& path, std::string_view text,
+                             const CheckedDocument& checked, const TextStyle& style);
 
 // `text` with control characters other than tab (and DEL) shown as \xNN escapes, so that
 // what blockls echoes of a transcript (a path, a name, a source line) can neither forge an

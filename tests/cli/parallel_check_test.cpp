@@ -63,6 +63,32 @@ TEST_CASE("check -j N gives exactly the output of -j 1", "[cli][parallel]") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("check's text report of many files is each file's own report, in order",
+          "[cli][parallel]") {
+  // With several files the report of each is put together by the thread that checked it; with
+  // one, by the writer from the whole model. Both must give the same text.
+  char dir_template[] = "/tmp/blockls-parallel-XXXXXX";
+  REQUIRE(::mkdtemp(dir_template) != nullptr);
+  const fs::path dir = dir_template;
+  std::vector<std::string> paths = write_inputs(dir);
+  std::erase_if(paths, [](const std::string& p) { return p.find("missing") != std::string::npos; });
+  const auto without_summary = [](std::string out) {
+    const size_t last = out.rfind(" checked: ");
+    REQUIRE(last != std::string::npos);
+    out.erase(out.rfind('\n', last) + 1);
+    return out;
+  };
+  std::string each;
+  for (const std::string& p : paths)
+    each += without_summary(check({p}, "text", "1").out);
+  REQUIRE(each.size() > 10000);
+  for (const std::string jobs : {"1", "2"}) {
+    INFO("-j " << jobs);
+    CHECK(without_summary(check(paths, "text", jobs).out) == each);
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("check -j rejects 0 and non-numbers with a clear error", "[cli][parallel]") {
   for (const std::string bad : {"0", "-3", "two", ""}) {
     const ProcessResult r = run_process(BLOCKLS_BINARY, {"check", "-j", bad, "-"}, "");
