@@ -78,7 +78,7 @@ void SimulationReuse::ran(const BlockSimulation& now) {
 }
 
 void SimulationReuse::settle(Overlay* state) {
-  for (const SharedValue<FileStates>& changes : unsettled_)
+  for (const FileStates* changes : unsettled_)
     state->merge(*changes);
   unsettled_.clear();
 }
@@ -216,7 +216,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
     shift_diagnostic(sim->diagnostics.back(), m.bytes, m.lines, block - m.old->block);
   }
   now.diagnostics_end = static_cast<uint32_t>(sim->diagnostics.size());
-  unsettled_.push_back(now.changes);
+  unsettled_.push_back(&*m.old->changes);
   ++sim->reused_blocks;
   return true;
 }

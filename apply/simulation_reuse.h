@@ -67,7 +67,8 @@ private:
   mutable uint64_t differ_bits_ = 0;
   mutable bool differ_bits_stale_ = false;
   size_t next_old_ = 0; // the base's blocks before this one are accounted for
-  std::vector<SharedValue<FileStates>> unsettled_; // changes of blocks taken over, in order
+  // Changes of blocks taken over, in order: the base's, which outlives this.
+  std::vector<const FileStates*> unsettled_;
   // Where match() found the last block (mutable: a search position, not a result).
   mutable size_t old_block_cursor_ = 0, old_sim_cursor_ = 0;
   mutable size_t old_action_cursor_ = 0, new_action_cursor_ = 0; // the same in the plans
