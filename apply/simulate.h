@@ -117,6 +117,11 @@ struct SimulationBase {
   const std::vector<std::string>* changed_files = nullptr;
   // find_change(text, the new text) when the caller has it (null: computed).
   const TextChange* change = nullptr;
+  // When the new document's check re-parsed only a window of the base's (recheck): every
+  // block outside it is the base's block (moved by the window's deltas when after it), so its
+  // planned actions are the base's with their positions moved, and their parameters need not
+  // be compared. Null: unknown, every action is compared.
+  const ReparseWindow* window = nullptr;
 };
 
 struct SimulationOptions {

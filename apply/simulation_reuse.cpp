@@ -149,14 +149,35 @@ bool SimulationReuse::same_value(std::string_view now, std::string_view before) 
   return now == before;
 }
 
+bool SimulationReuse::copied(int block, const Match& m) const {
+  const ReparseWindow* w = base_->window;
+  if (!w) return false;
+  if (static_cast<uint32_t>(block) < w->first_block)
+    return m.old->block == block && m.bytes == 0 && m.lines == 0;
+  if (static_cast<uint32_t>(block) >= w->new_block_end)
+    return m.old->block == block - w->block_delta() && m.bytes == w->byte_delta() &&
+           m.lines == w->line_delta();
+  return false;
+}
+
 // The same actions, numbered the same: the messages and effects of the old simulation quote
 // the action numbers and block ids, and its outcome follows from the actions' parameters.
-bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Match& m) const {
+bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Match& m,
+                                   bool copied) const {
   const std::span<const PlannedAction> before =
       actions_in(*base_->plan, m.old->block, &old_action_cursor_);
   if (now.size() != before.size() || now.size() != m.old->actions.size()) return false;
   // The base's own plan (a re-check of the same text): nothing to compare.
   if (now.data() == before.data() && m.bytes == 0 && m.lines == 0) return true;
+  // A copy of the old block (each of its ranges on its side of the re-parsed window, so moved
+  // by the block's shift, and its values the same bytes) planned as the old one was: only the
+  // numbering, which counts the actions of the blocks before it, can differ. Comparing its
+  // parameters would read each one's source in both documents, a cache miss apiece.
+  if (copied) {
+    for (auto a = now.begin(), b = before.begin(); a != now.end(); ++a, ++b)
+      if (a->seq != b->seq) return false;
+    return true;
+  }
   // The same values, and every position the diagnostics may use moved with the block: a
   // value can come from outside it (an Aider edit's path named before its fence or by an
   // earlier edit).
@@ -189,7 +210,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
   if (!m.old->reusable) return false;
   const std::span<const PlannedAction> actions =
       actions_in(*input_->plan, block, &new_action_cursor_);
-  if (!same_actions(actions, m)) return false;
+  if (!same_actions(actions, m, copied(block, m))) return false;
   const auto& old_diagnostics = base_->simulation->diagnostics;
   if (m.lines != 0)
     for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)

@@ -39,8 +39,12 @@ private:
     int64_t bytes = 0, lines = 0;
   };
   Match match(int block) const;
+  // Whether the re-parse made new block `block` as a copy of m.old's block moved by m's shift
+  // (SimulationBase::window): its planned actions are then the old ones, moved.
+  bool copied(int block, const Match& m) const;
   // The same actions, numbered the same, every position of theirs moved by the block's shift.
-  bool same_actions(std::span<const PlannedAction> now, const Match& m) const;
+  // `copied`: the block is a copy of the old one (copied()), only the numbers are compared.
+  bool same_actions(std::span<const PlannedAction> now, const Match& m, bool copied) const;
   static bool shifted_by(ByteRange now, ByteRange before, const Match& m);
   static bool shifted_by(uint32_t now, uint32_t before, const Match& m);
   // The same value: compared byte by byte, unless both are the same slice of the unchanged

@@ -98,6 +98,9 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
   a->version = version;
   a->generation = generation;
   const std::string_view source = *a->text;
+  // The re-check's re-parsed window, when it re-checked only a window: the simulation then
+  // knows which blocks are the base's, moved.
+  std::optional<ReparseWindow> window;
   if (source.size() > a->context->settings.max_document_bytes) {
     a->too_large = true;
     auto checked = std::make_shared<CheckedDocument>();
@@ -112,8 +115,10 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
       a->checked_ = base->checked_;
       a->incremental = true;
     } else if (from_base) {
+      ReparseWindow reparsed;
       a->checked_ = std::make_shared<const CheckedDocument>(recheck_with_verified_fixes(
-          *base->text, *base->checked_, source, options, &a->incremental, &*change));
+          *base->text, *base->checked_, source, options, &a->incremental, &*change, &reparsed));
+      if (a->incremental) window = reparsed;
     } else {
       a->checked_ =
           std::make_shared<const CheckedDocument>(check_with_verified_fixes(source, options));
@@ -150,7 +155,8 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
                       &base->plan(),
                       &*base->simulation,
                       changed ? &*changed : nullptr,
-                      change ? &*change : nullptr};
+                      change ? &*change : nullptr,
+                      window ? &*window : nullptr};
           options.base = &previous;
         }
         const apply::FileSource& read_from =
