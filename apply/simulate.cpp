@@ -140,6 +140,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
   Overlay files(recording);
   for (const PlannedAction& a : input.plan->actions_of(block)) {
     sim.block_id = a.block_id;
+    if (sim.actions.empty()) sim.first_seq = a.seq;
     ActionOutcome out;
     ActionHost(input, a, &files, diagnostics, &out, memo).run();
     if (!out.success && sim.ok) {

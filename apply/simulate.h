@@ -64,6 +64,8 @@ struct BlockSimulation {
   std::string block_id;
   bool ok = true;
   size_t failed_seq = 0; // the first failing action
+  size_t first_seq = 0;  // the number of its first action (SimulationReuse reads it here, not
+                         // in the plan it came from)
   ActionOutcomes actions;
   // What the block read of the state before it: key ("path" or "tree:path") -> what it saw.
   SharedValue<std::map<std::string, Observation>> observed;

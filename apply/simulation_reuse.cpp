@@ -164,20 +164,31 @@ bool SimulationReuse::copied(int block, const Match& m) const {
 // the action numbers and block ids, and its outcome follows from the actions' parameters.
 bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Match& m,
                                    bool copied) const {
+  // A copy of the old block (each of its ranges on its side of the re-parsed window, so moved
+  // by the block's shift, and its values the same bytes) planned as the old one was: only the
+  // numbering, which counts the actions of the blocks before it, can differ. Comparing its
+  // parameters would read each one's source in both documents, and finding its old actions
+  // would read the base's plan: a cache miss apiece.
+  if (copied) {
+    if (now.size() != m.old->actions.size()) return false;
+    for (size_t i = 0; i < now.size(); ++i)
+      if (now[i].seq != m.old->first_seq + i) return false;
+    old_action_cursor_lags_ = true;
+    return true;
+  }
+  if (old_action_cursor_lags_) {
+    const int block = m.old->block;
+    old_action_cursor_ = static_cast<size_t>(
+        std::partition_point(base_->plan->actions.begin(), base_->plan->actions.end(),
+                             [block](const PlannedAction& a) { return a.block < block; }) -
+        base_->plan->actions.begin());
+    old_action_cursor_lags_ = false;
+  }
   const std::span<const PlannedAction> before =
       actions_in(*base_->plan, m.old->block, &old_action_cursor_);
   if (now.size() != before.size() || now.size() != m.old->actions.size()) return false;
   // The base's own plan (a re-check of the same text): nothing to compare.
   if (now.data() == before.data() && m.bytes == 0 && m.lines == 0) return true;
-  // A copy of the old block (each of its ranges on its side of the re-parsed window, so moved
-  // by the block's shift, and its values the same bytes) planned as the old one was: only the
-  // numbering, which counts the actions of the blocks before it, can differ. Comparing its
-  // parameters would read each one's source in both documents, a cache miss apiece.
-  if (copied) {
-    for (auto a = now.begin(), b = before.begin(); a != now.end(); ++a, ++b)
-      if (a->seq != b->seq) return false;
-    return true;
-  }
   // The same values, and every position the diagnostics may use moved with the block: a
   // value can come from outside it (an Aider edit's path named before its fence or by an
   // earlier edit).

@@ -76,6 +76,9 @@ private:
   // Where match() found the last block (mutable: a search position, not a result).
   mutable size_t old_block_cursor_ = 0, old_sim_cursor_ = 0;
   mutable size_t old_action_cursor_ = 0, new_action_cursor_ = 0; // the same in the plans
+  // A copied block's actions are not looked up in the base's plan (same_actions), so the
+  // cursor in it may lag behind: the next lookup there starts with a bisection.
+  mutable bool old_action_cursor_lags_ = false;
 };
 
 } // namespace blockls::apply
