@@ -13,12 +13,18 @@ template <class T> class SharedValue {
 public:
   SharedValue() = default; // an empty T, allocated on the first edit()
   SharedValue(T value) : value_(std::make_shared<T>(std::move(value))) {}
+  // `*value`, which `owner` keeps alive (a member of it): values made together share one
+  // allocation and one reference count, so copying or freeing all of them touches one
+  // counter, not one per value (see bundle_shared_values in apply/simulate.cpp).
+  template <class Owner>
+  SharedValue(const std::shared_ptr<Owner>& owner, T* value) : value_(owner, value) {}
 
   const T& operator*() const { return value_ ? *value_ : empty(); }
   const T* operator->() const { return &**this; }
 
   // The value to change: this copy's own (cloned first if another copy shares it). Only the
   // owner of this copy calls it, so a use count of 1 means no other thread can see the value.
+  // (A value that shares its owner's count with others is cloned too: the count is theirs.)
   T& edit() {
     if (!value_ || value_.use_count() > 1)
       value_ = value_ ? std::make_shared<T>(*value_) : std::make_shared<T>();
@@ -26,6 +32,7 @@ public:
   }
 
   bool shares_with(const SharedValue& other) const { return value_ == other.value_; }
+  bool empty_value() const { return !value_; } // no value of its own: reads as an empty T
 
 private:
   static const T& empty() {

@@ -91,6 +91,40 @@ void summarize_observed(BlockSimulation* sim) {
   }
 }
 
+// What one block's simulation shares with the analyses that take it over, in one allocation
+// (bundle_shared_values).
+struct SharedBlockValues {
+  std::map<std::string, Observation> observed;
+  FileStates changes;
+  boost::container::small_vector<nlohmann::json, 1> data;
+  boost::container::small_vector<std::vector<FileEffect>, 1> effects;
+};
+
+// Moves the block's shared values (its observations, its changes, its actions' data and
+// effects) into one allocation with one reference count: taking the block over copies them,
+// and freeing the analysis it came from, often on the other core, releases them, so one
+// counter per block is touched instead of one per value.
+void bundle_shared_values(BlockSimulation* sim) {
+  size_t values = !sim->observed.empty_value() + !sim->changes.empty_value();
+  for (const ActionOutcome& o : sim->actions)
+    values += !o.data.empty_value() + !o.effects.empty_value();
+  if (values < 2) return;
+  auto shared = std::make_shared<SharedBlockValues>();
+  shared->data.resize(sim->actions.size());
+  shared->effects.resize(sim->actions.size());
+  const auto move_into = [&shared](auto* value, auto* slot) {
+    if (value->empty_value()) return;
+    *slot = std::move(value->edit());
+    *value = {shared, slot};
+  };
+  move_into(&sim->observed, &shared->observed);
+  move_into(&sim->changes, &shared->changes);
+  for (size_t i = 0; i < sim->actions.size(); ++i) {
+    move_into(&sim->actions[i].data, &shared->data[i]);
+    move_into(&sim->actions[i].effects, &shared->effects[i]);
+  }
+}
+
 // simulate_block, with the plan's memo of resolved paths (null: resolve every time).
 BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block,
                                     const FileSource& before, std::vector<Diagnostic>* diagnostics,
@@ -106,6 +140,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
   Overlay files(recording);
   for (const PlannedAction& a : input.plan->actions_of(block)) {
     sim.block_id = a.block_id;
+    if (sim.actions.empty()) sim.first_seq = a.seq;
     ActionOutcome out;
     ActionHost(input, a, &files, diagnostics, &out, memo).run();
     if (!out.success && sim.ok) {
@@ -132,6 +167,7 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
   sim.diagnostics_end = static_cast<uint32_t>(diagnostics->size());
   sim.reusable = !read_original;
   summarize_observed(&sim);
+  bundle_shared_values(&sim);
   return sim;
 }
 } // namespace

@@ -64,6 +64,8 @@ struct BlockSimulation {
   std::string block_id;
   bool ok = true;
   size_t failed_seq = 0; // the first failing action
+  size_t first_seq = 0;  // the number of its first action (SimulationReuse reads it here, not
+                         // in the plan it came from)
   ActionOutcomes actions;
   // What the block read of the state before it: key ("path" or "tree:path") -> what it saw.
   SharedValue<std::map<std::string, Observation>> observed;
@@ -117,6 +119,11 @@ struct SimulationBase {
   const std::vector<std::string>* changed_files = nullptr;
   // find_change(text, the new text) when the caller has it (null: computed).
   const TextChange* change = nullptr;
+  // When the new document's check re-parsed only a window of the base's (recheck): every
+  // block outside it is the base's block (moved by the window's deltas when after it), so its
+  // planned actions are the base's with their positions moved, and their parameters need not
+  // be compared. Null: unknown, every action is compared.
+  const ReparseWindow* window = nullptr;
 };
 
 struct SimulationOptions {

@@ -38,6 +38,7 @@ std::string diagnostic_difference(const Diagnostic& a, const Diagnostic& b) {
 std::string block_difference(const BlockSimulation& a, const BlockSimulation& b) {
   if (a.block != b.block || a.block_id != b.block_id) return "block index or id";
   if (a.ok != b.ok || a.failed_seq != b.failed_seq) return "verdict";
+  if (a.first_seq != b.first_seq) return "first_seq";
   if (a.reusable != b.reusable) return "reusable";
   if (a.diagnostics_begin != b.diagnostics_begin || a.diagnostics_end != b.diagnostics_end)
     return "diagnostic range";

@@ -78,7 +78,7 @@ void SimulationReuse::ran(const BlockSimulation& now) {
 }
 
 void SimulationReuse::settle(Overlay* state) {
-  for (const SharedValue<FileStates>& changes : unsettled_)
+  for (const FileStates* changes : unsettled_)
     state->merge(*changes);
   unsettled_.clear();
 }
@@ -149,9 +149,41 @@ bool SimulationReuse::same_value(std::string_view now, std::string_view before) 
   return now == before;
 }
 
+bool SimulationReuse::copied(int block, const Match& m) const {
+  const ReparseWindow* w = base_->window;
+  if (!w) return false;
+  if (static_cast<uint32_t>(block) < w->first_block)
+    return m.old->block == block && m.bytes == 0 && m.lines == 0;
+  if (static_cast<uint32_t>(block) >= w->new_block_end)
+    return m.old->block == block - w->block_delta() && m.bytes == w->byte_delta() &&
+           m.lines == w->line_delta();
+  return false;
+}
+
 // The same actions, numbered the same: the messages and effects of the old simulation quote
 // the action numbers and block ids, and its outcome follows from the actions' parameters.
-bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Match& m) const {
+bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Match& m,
+                                   bool copied) const {
+  // A copy of the old block (each of its ranges on its side of the re-parsed window, so moved
+  // by the block's shift, and its values the same bytes) planned as the old one was: only the
+  // numbering, which counts the actions of the blocks before it, can differ. Comparing its
+  // parameters would read each one's source in both documents, and finding its old actions
+  // would read the base's plan: a cache miss apiece.
+  if (copied) {
+    if (now.size() != m.old->actions.size()) return false;
+    for (size_t i = 0; i < now.size(); ++i)
+      if (now[i].seq != m.old->first_seq + i) return false;
+    old_action_cursor_lags_ = true;
+    return true;
+  }
+  if (old_action_cursor_lags_) {
+    const int block = m.old->block;
+    old_action_cursor_ = static_cast<size_t>(
+        std::partition_point(base_->plan->actions.begin(), base_->plan->actions.end(),
+                             [block](const PlannedAction& a) { return a.block < block; }) -
+        base_->plan->actions.begin());
+    old_action_cursor_lags_ = false;
+  }
   const std::span<const PlannedAction> before =
       actions_in(*base_->plan, m.old->block, &old_action_cursor_);
   if (now.size() != before.size() || now.size() != m.old->actions.size()) return false;
@@ -189,7 +221,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
   if (!m.old->reusable) return false;
   const std::span<const PlannedAction> actions =
       actions_in(*input_->plan, block, &new_action_cursor_);
-  if (!same_actions(actions, m)) return false;
+  if (!same_actions(actions, m, copied(block, m))) return false;
   const auto& old_diagnostics = base_->simulation->diagnostics;
   if (m.lines != 0)
     for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)
@@ -216,7 +248,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
     shift_diagnostic(sim->diagnostics.back(), m.bytes, m.lines, block - m.old->block);
   }
   now.diagnostics_end = static_cast<uint32_t>(sim->diagnostics.size());
-  unsettled_.push_back(now.changes);
+  unsettled_.push_back(&*m.old->changes);
   ++sim->reused_blocks;
   return true;
 }

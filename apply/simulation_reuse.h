@@ -39,8 +39,12 @@ private:
     int64_t bytes = 0, lines = 0;
   };
   Match match(int block) const;
+  // Whether the re-parse made new block `block` as a copy of m.old's block moved by m's shift
+  // (SimulationBase::window): its planned actions are then the old ones, moved.
+  bool copied(int block, const Match& m) const;
   // The same actions, numbered the same, every position of theirs moved by the block's shift.
-  bool same_actions(std::span<const PlannedAction> now, const Match& m) const;
+  // `copied`: the block is a copy of the old one (copied()), only the numbers are compared.
+  bool same_actions(std::span<const PlannedAction> now, const Match& m, bool copied) const;
   static bool shifted_by(ByteRange now, ByteRange before, const Match& m);
   static bool shifted_by(uint32_t now, uint32_t before, const Match& m);
   // The same value: compared byte by byte, unless both are the same slice of the unchanged
@@ -67,10 +71,14 @@ private:
   mutable uint64_t differ_bits_ = 0;
   mutable bool differ_bits_stale_ = false;
   size_t next_old_ = 0; // the base's blocks before this one are accounted for
-  std::vector<SharedValue<FileStates>> unsettled_; // changes of blocks taken over, in order
+  // Changes of blocks taken over, in order: the base's, which outlives this.
+  std::vector<const FileStates*> unsettled_;
   // Where match() found the last block (mutable: a search position, not a result).
   mutable size_t old_block_cursor_ = 0, old_sim_cursor_ = 0;
   mutable size_t old_action_cursor_ = 0, new_action_cursor_ = 0; // the same in the plans
+  // A copied block's actions are not looked up in the base's plan (same_actions), so the
+  // cursor in it may lag behind: the next lookup there starts with a bisection.
+  mutable bool old_action_cursor_lags_ = false;
 };
 
 } // namespace blockls::apply

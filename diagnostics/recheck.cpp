@@ -80,6 +80,7 @@ Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
 
   Recheck r;
   r.incremental = true;
+  r.parse_window = w;
   CheckedDocument& out = r.checked;
   out.diagnostics.reserve(before.size() + fresh.size() + 1);
   for (size_t i = 0; i < prefix_end; ++i)

@@ -17,6 +17,9 @@ struct Recheck {
   // checked.diagnostics[window_begin, window_end) were computed afresh; the others are the
   // previous check's (shifted). Fix verification need only look at the fresh ones.
   size_t window_begin = 0, window_end = 0;
+  // When incremental: the re-parse's window (every block outside it is the old check's,
+  // moved by the window's deltas when after it).
+  ReparseWindow parse_window;
 };
 
 // `old` is the check of `old_text` with the same `options` (its diagnostics may carry verified

@@ -181,13 +181,15 @@ CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOpti
 
 CheckedDocument recheck_with_verified_fixes(std::string_view old_text, const CheckedDocument& old,
                                             std::string_view new_text, const CheckOptions& options,
-                                            bool* incremental, const TextChange* change) {
+                                            bool* incremental, const TextChange* change,
+                                            ReparseWindow* window) {
   // A reused diagnostic's fixes were verified on its verification window, which lies wholly
   // before or after the re-checked window (recheck keeps the blocks before the change's
   // block apart from it), so its text, and so the verdict, is unchanged.
   Recheck r = recheck_document(old_text, old, new_text, options, change);
   verify_fixes(new_text, r.checked, options, r.window_begin, r.window_end);
   if (incremental) *incremental = r.incremental;
+  if (window && r.incremental) *window = r.parse_window;
   return std::move(r.checked);
 }
 

@@ -62,10 +62,12 @@ CheckedDocument check_with_verified_fixes(std::string_view text, const CheckOpti
 // `old_text` with the same options (diagnostics/recheck.h): only the re-checked window's fixes
 // are verified again. `*incremental` (optional) tells whether the window was enough.
 // `change`: find_change(old_text, new_text) when the caller has it (null: computed).
+// `*window` (optional) is set to the re-parse's window when the window was enough.
 CheckedDocument recheck_with_verified_fixes(std::string_view old_text, const CheckedDocument& old,
                                             std::string_view new_text,
                                             const CheckOptions& options = {},
                                             bool* incremental = nullptr,
-                                            const TextChange* change = nullptr);
+                                            const TextChange* change = nullptr,
+                                            ReparseWindow* window = nullptr);
 
 } // namespace blockls

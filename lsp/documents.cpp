@@ -8,11 +8,78 @@
 
 #include "diagnostics/json_text.h"
 
+#include <mutex>
+#include <vector>
+
 namespace blockls::lsp {
+namespace {
+
+// The buffers of freed versions' texts, kept for the next edits' copies: a keystroke in a
+// large document copies the whole text into the next version, and a buffer freshly taken from
+// the allocator was written page by page through page faults (at 10 MB a sixth of the
+// server's time per keystroke). A version's text is freed on whichever thread lets go of it
+// last (the disposer, mostly), so the buffers are behind a lock. Only large buffers are kept,
+// and at most two: a few times the document's size, held while it is edited.
+class TextBuffers {
+public:
+  static constexpr size_t kMinBytes = 256 * 1024;
+  static constexpr size_t kMaxKept = 2;
+
+  // A text of `size` bytes to be written (empty, its capacity at least `size`), handed back
+  // here when the last version holding it is freed.
+  static std::shared_ptr<std::string> make(size_t size) {
+    std::unique_ptr<std::string> text;
+    if (size >= kMinBytes) text = instance().take(size);
+    if (!text) {
+      text = std::make_unique<std::string>();
+      text->reserve(size);
+    }
+    return {text.release(), [](std::string* freed) { instance().give(freed); }};
+  }
+
+private:
+  static TextBuffers& instance() {
+    static TextBuffers* const buffers = new TextBuffers; // never destroyed: used at exit
+    return *buffers;
+  }
+
+  // The smallest kept buffer that holds `size` bytes, or null.
+  std::unique_ptr<std::string> take(size_t size) {
+    const std::lock_guard lock(mutex_);
+    auto best = kept_.end();
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if ((*it)->capacity() >= size &&
+          (best == kept_.end() || (*it)->capacity() < (*best)->capacity()))
+        best = it;
+    if (best == kept_.end()) return nullptr;
+    std::unique_ptr<std::string> text = std::move(*best);
+    kept_.erase(best);
+    return text;
+  }
+
+  // Keeps the most recently freed buffers (the sizes of the documents edited now).
+  void give(std::string* freed) {
+    std::unique_ptr<std::string> text(freed), dropped;
+    if (text->capacity() < kMinBytes) return;
+    text->clear(); // keeps the buffer
+    const std::lock_guard lock(mutex_);
+    if (kept_.size() == kMaxKept) {
+      dropped = std::move(kept_.front()); // freed once unlocked
+      kept_.erase(kept_.begin());
+    }
+    kept_.push_back(std::move(text));
+  }
+
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<std::string>> kept_;
+};
+
+} // namespace
 
 DocumentText DocumentText::from(std::string text) {
   DocumentText d;
-  auto owned = std::make_shared<const std::string>(std::move(text));
+  std::shared_ptr<std::string> owned = TextBuffers::make(0);
+  *owned = std::move(text);
   d.lines = std::make_shared<const LineIndex>(*owned);
   d.text = std::move(owned);
   return d;
@@ -58,8 +125,7 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
       owned->replace(range->begin, range->size(), text);
       continue;
     }
-    owned = std::make_shared<std::string>();
-    owned->reserve(doc.text->size() - range->size() + text.size());
+    owned = TextBuffers::make(doc.text->size() - range->size() + text.size());
     owned->append(*doc.text, 0, range->begin);
     owned->append(text);
     owned->append(*doc.text, range->end, std::string::npos);

@@ -6,10 +6,12 @@
 #include "apply/simulation_diff.h"
 #include "apply_test_support.h"
 #include "diagnostics/check.h"
+#include "diagnostics/recheck.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fmt/format.h>
+#include <optional>
 #include <random>
 
 namespace blockls {
@@ -94,14 +96,25 @@ struct Version {
   apply::Simulation simulation;
 };
 
-// `changed_files`: what changed on disk since `base` (null: unknown).
+// `changed_files`: what changed on disk since `base` (null: unknown). `recheck`: the text is
+// re-checked from the base's check, as the language server does, and the simulation is told
+// the re-parsed window.
 std::unique_ptr<Version> simulate(std::string text, const apply::ApplyConfig& config,
                                   apply::PathMemo* paths, const Version* base,
-                                  const std::vector<std::string>* changed_files = nullptr) {
+                                  const std::vector<std::string>* changed_files = nullptr,
+                                  bool recheck = false) {
   auto v = std::make_unique<Version>();
   v->text = std::move(text);
   CheckOptions options;
-  v->checked = check_document(v->text, options);
+  options.keep_parser_diagnostics = recheck;
+  std::optional<ReparseWindow> window;
+  if (recheck && base) {
+    Recheck r = recheck_document(base->text, base->checked, v->text, options);
+    v->checked = std::move(r.checked);
+    if (r.incremental) window = r.parse_window;
+  } else {
+    v->checked = check_document(v->text, options);
+  }
   const ActionCatalog& catalog = ActionCatalog::builtin();
   v->plan = apply::build_plan(v->text, v->checked, catalog);
   const apply::SimulationInput input{v->text, &v->checked, &v->plan, &config};
@@ -109,7 +122,13 @@ std::unique_ptr<Version> simulate(std::string text, const apply::ApplyConfig& co
   sim_options.paths = paths;
   apply::SimulationBase previous;
   if (base) {
-    previous = {base->text, &base->checked, &base->plan, &base->simulation, changed_files};
+    previous = {base->text,
+                &base->checked,
+                &base->plan,
+                &base->simulation,
+                changed_files,
+                nullptr,
+                window ? &*window : nullptr};
     sim_options.base = &previous;
   }
   v->simulation = apply::simulate_plan(input, apply::DiskSource(), sim_options);
@@ -124,6 +143,9 @@ TEST_CASE("a simulation reusing the previous one equals a full simulation after 
   // as the language server's file cache tells them) and the edited blocks may have changed.
   const bool told = GENERATE(false, true);
   INFO((told ? "changed files told" : "changed files unknown"));
+  // Checked in full, or re-checked from the previous check with its re-parsed window told.
+  const bool recheck = GENERATE(false, true);
+  INFO((recheck ? "re-checked, window told" : "checked in full"));
   test::TempRoot root;
   const std::string real_root = std::filesystem::canonical(root.dir).string();
   size_t reused = 0, steps = 0;
@@ -137,7 +159,8 @@ TEST_CASE("a simulation reusing the previous one equals a full simulation after 
     for (int i = 0; i < 12; ++i)
       text += random_block(rng, blocks++);
     apply::PathMemo paths;
-    std::unique_ptr<Version> previous = simulate(text, root.config, &paths, nullptr);
+    std::unique_ptr<Version> previous =
+        simulate(text, root.config, &paths, nullptr, nullptr, recheck);
     for (int step = 0; step < 40; ++step) {
       text = random_edit(rng, text, &blocks);
       // Now and then the files change on disk: contents are seen through the observations;
@@ -158,7 +181,7 @@ TEST_CASE("a simulation reusing the previous one equals a full simulation after 
       const std::unique_ptr<Version> full = simulate(text, root.config, &fresh_paths, nullptr);
       std::unique_ptr<Version> now =
           simulate(text, root.config, &paths, base_valid ? previous.get() : nullptr,
-                   told ? &changed : nullptr);
+                   told ? &changed : nullptr, recheck);
       CHECK(apply::simulation_difference(full->simulation, now->simulation) == "");
       reused += now->simulation.reused_blocks;
       ++steps;

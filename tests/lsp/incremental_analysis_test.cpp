@@ -140,3 +140,34 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
 }
 
 } // namespace blockls
+
+namespace blockls {
+
+// The first keystroke after the open: a full simulation records the paths it found missing,
+// and the analysis then has the cache find the ancestors that vouch for them, so the next
+// refresh (the keystroke's) examines only the paths that exist, not every missing one.
+TEST_CASE("after a full simulation the missing paths it read have their ancestors",
+          "[lsp][incremental]") {
+  test::TempRoot root;
+  test::put_file(root.dir + "/src/m0.py", "alpha");
+  std::string text;
+  for (int i = 0; i < 20; ++i)
+    text += fmt::format("```sh nesl\n#!nesl [@three-char-SHA-256: b{:02}]\naction = "
+                        "\"write_file\"\npath = \"src/m{}.py\"\ncontent = \"x\"\n#!end_b{:02}\n"
+                        "```\n\n",
+                        i, i, i);
+  age_directories(root.dir);
+  lsp::Settings settings;
+  const auto context = lsp::make_context(settings, {root.dir});
+  auto files = std::make_shared<lsp::CachedDiskSource>();
+  const auto opened =
+      lsp::analyze(std::make_shared<const std::string>(text), 0, 1, context, files, nullptr);
+  REQUIRE(opened->simulation);
+  REQUIRE(opened->simulation->blocks.size() == 20);
+  REQUIRE(files->stats().paths >= 20);
+  files->refresh();
+  // src/m0.py exists and is looked at; src/m1.py ... src/m19.py are vouched for by src.
+  CHECK(files->stats().looked < 5);
+}
+
+} // namespace blockls

@@ -64,3 +64,25 @@ TEST_CASE("incremental changes apply in order; a bad one leaves the text alone",
   CHECK(error.find("contentChanges[1].range") == 0);
   CHECK(*untouched.text == "hello\nworld\n");
 }
+
+TEST_CASE("an edit of a large text writes into the buffer of a freed version",
+          "[lsp][documents]") {
+  // 1 MiB of text, a distinct size so that no other test's kept buffer is the closest fit.
+  std::string big(1024 * 1024 + 123, 'x');
+  big[0] = '\n';
+  const json insert = json::parse(
+      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"a"}])");
+  const json erase = json::parse(
+      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":1}},"text":""}])");
+  DocumentText first = DocumentText::from(big), second, third, fourth;
+  std::string error;
+  REQUIRE(apply_content_changes(first, insert, PositionEncoding::utf16, &second, &error));
+  REQUIRE(apply_content_changes(second, erase, PositionEncoding::utf16, &third, &error));
+  const char* const freed = second.text->data();
+  second = {}; // the last holder of that version: its buffer is kept
+  REQUIRE(apply_content_changes(third, insert, PositionEncoding::utf16, &fourth, &error));
+  CHECK(fourth.text->data() == freed);
+  CHECK(*fourth.text == "\na" + big.substr(1));
+  CHECK(*third.text == big);
+  CHECK(fourth.lines->line_count() == 2);
+}
