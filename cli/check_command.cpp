@@ -171,14 +171,10 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     }
     if (read->in_parts) {
       const std::string shown = display_path(file->path);
-      // One input: its parse runs beside its check. With several, the other threads are
-      // checking the next files meanwhile.
-      const unsigned part_threads = request.files.size() == 1 ? threads : 1;
-      const PartedCheck parted = request.format == "json"
-                                     ? write_json_in_parts(w, shown, *file, options, catalog,
-                                                           request.part_bytes, part_threads)
-                                     : print_text_in_parts(out, shown, *file, options,
-                                                           request.part_bytes, style, part_threads);
+      const PartedCheck parted =
+          request.format == "json"
+              ? write_json_in_parts(w, shown, *file, options, catalog, request.part_bytes)
+              : print_text_in_parts(out, shown, *file, options, request.part_bytes, style);
       if (request.report_parts)
         err << "blockls check: " << printable(shown) << ": checked in " << parted.parts << " part"
             << (parted.parts == 1 ? "" : "s") << '\n';

@@ -25,17 +25,16 @@ struct PartedCheck {
   std::optional<std::string> changed;
 };
 
-// print_text_diagnostics of the whole check of `file`, part by part. `threads` > 1: the
-// parse runs ahead on a thread of its own (fixits/parted_check.h); the output is the same.
+// print_text_diagnostics of the whole check of `file`, part by part.
 PartedCheck print_text_in_parts(std::ostream& out, const std::string& shown, const InputFile& file,
                                 const CheckOptions& options, size_t part_bytes,
-                                const TextStyle& style, unsigned threads = 1);
+                                const TextStyle& style);
 
 // write_document of the whole check of `file` (the `path` key: `shown`), part by part: the
 // blocks of each part as it is checked; its errors meanwhile put aside (in a temporary file),
 // and written after the last block.
 PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const InputFile& file,
                                 const CheckOptions& options, const ActionCatalog& catalog,
-                                size_t part_bytes, unsigned threads = 1);
+                                size_t part_bytes);
 
 } // namespace blockls::cli

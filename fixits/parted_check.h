@@ -20,12 +20,9 @@ namespace blockls {
 // block. `lines` is the line index of the whole text, as index_document_lines(text,
 // options.parse) gives it: it is lent to each part as parsed.lines (to be left there) and is
 // back in `lines` when this returns. Each part is let go after its call. Returns the number
-// of parts handed over. With `threads` > 1 the parse runs ahead on a thread of its own (with a
-// copy of `lines`) while the calling thread checks and hands over the parts before; the parts
-// and every call of `on_part` are the same, on the calling thread, in the same order.
+// of parts handed over.
 size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOptions& options,
                       size_t part_bytes,
-                      const std::function<bool(const CheckedDocument& part)>& on_part,
-                      unsigned threads = 1);
+                      const std::function<bool(const CheckedDocument& part)>& on_part);
 
 } // namespace blockls

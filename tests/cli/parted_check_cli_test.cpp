@@ -21,9 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `blockls check --format FORMAT -j 2 ARGS…` (unless ARGS give -j) with
-// BLOCKLS_CHECK_PART_BYTES=`part_bytes` ("0": never in parts) and `stdin_text` on standard input.
-// (-j 2: a single input's parse runs ahead on a thread of its own, whatever the machine's cores.)
+// `blockls check --format FORMAT ARGS…` with BLOCKLS_CHECK_PART_BYTES=`part_bytes` ("0": never
+// in parts) and `stdin_text` on standard input.
 ProcessResult check(const std::string& part_bytes, const std::string& format,
                     const std::vector<std::string>& args, const std::string& stdin_text = "") {
   std::vector<std::string> argv = {"BLOCKLS_CHECK_PART_BYTES=" + part_bytes,
@@ -33,7 +32,6 @@ ProcessResult check(const std::string& part_bytes, const std::string& format,
                                    "never",
                                    "--format",
                                    format};
-  if (std::find(args.begin(), args.end(), "-j") == args.end()) argv.insert(argv.end(), {"-j", "2"});
   argv.insert(argv.end(), args.begin(), args.end());
   return run_process("/usr/bin/env", argv, stdin_text);
 }
