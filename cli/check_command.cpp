@@ -80,14 +80,14 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
              "it\n";
   }
   // Reading and checking each file is independent: the files are checked on `jobs` threads,
-  // at most a window of them ahead of the writer, and taken in the order of the arguments (the
-  // workspace simulation and the output need it) as soon as each is ready. Text and JSON are
-  // written file by file as they are taken, and a file's model is let go once written: memory
-  // follows the window (a few files per thread), not the whole run. A large input
-  // (parts_from_bytes) is not checked by a worker at all: the writer checks it in parts as it
-  // writes it (cli/parted_report.h), so its memory follows a part, not the document. SARIF (one
-  // log) and feedback (whose headers depend on how many files were checked) keep every file until
-  // the end.
+  // at most a window of them ahead of the one being written, and taken in the order of the
+  // arguments (the workspace simulation and the output need it) as soon as each is ready. Text and
+  // JSON are written file by file as they are taken, and a file's model is let go once written:
+  // memory follows the window (a few files per thread), not the whole run. A large input
+  // (parts_from_bytes) is not checked ahead at all: the thread that takes it checks it in parts
+  // as it writes it (cli/parted_report.h), so its memory follows a part, not the document. SARIF
+  // (one log) and feedback (whose headers depend on how many files were checked) keep every file
+  // until the end.
   const bool streamed = request.format == "text" || request.format == "json";
   const unsigned threads =
       request.jobs ? request.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -121,8 +121,8 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   // workspace simulation) changes it. Not for a single file, whose model is left to the exit.
   const bool report_early =
       request.format == "text" && request.root.empty() && request.files.size() > 1;
-  // A large input is checked by the writer, part by part as it writes the report, not by a
-  // worker into a whole model.
+  // A large input is checked by the thread that takes it in order, part by part as it writes
+  // the report, not ahead into a whole model.
   const auto in_parts = [&](const InputFile& file) {
     return streamed && request.root.empty() && file.text.size() >= request.parts_from_bytes;
   };

@@ -30,12 +30,22 @@ void for_each_ordered(size_t count, unsigned jobs, size_t ahead,
   bool consuming = false, stop = false;
   size_t waiting = 0; // threads blocked on `changed`: only they need a notify
   std::exception_ptr first_error;
-  // Whatever the thread was doing failed: keep the first error and stop every thread.
-  const auto fail = [&](std::unique_lock<std::mutex>& lock) {
+  // step(i) with the lock released. False when it threw: the first error is kept and every
+  // thread stops. Either way the lock is held again on return.
+  const auto run_unlocked = [&](const std::function<void(size_t)>& step, size_t i,
+                                std::unique_lock<std::mutex>& lock) {
+    lock.unlock();
+    try {
+      step(i);
+    } catch (...) {
+      lock.lock();
+      if (!first_error) first_error = std::current_exception();
+      stop = true;
+      changed.notify_all();
+      return false;
+    }
     lock.lock();
-    if (!first_error) first_error = std::current_exception();
-    stop = true;
-    changed.notify_all();
+    return true;
   };
   // One thread's loop. It only waits when it can neither consume (the next index is not ready,
   // or another thread consumes) nor produce (`ahead` reached, or all produced); the only events
@@ -47,25 +57,13 @@ void for_each_ordered(size_t count, unsigned jobs, size_t ahead,
       if (!consuming && ready[consumed]) {
         consuming = true;
         const size_t i = consumed;
-        lock.unlock();
-        try {
-          consume(i);
-        } catch (...) {
-          return fail(lock);
-        }
-        lock.lock();
+        if (!run_unlocked(consume, i, lock)) return;
         consuming = false;
         consumed = i + 1;
         if (waiting > 0) changed.notify_all();
       } else if (next < count && next - consumed < ahead) {
         const size_t i = next++;
-        lock.unlock();
-        try {
-          produce(i);
-        } catch (...) {
-          return fail(lock);
-        }
-        lock.lock();
+        if (!run_unlocked(produce, i, lock)) return;
         ready[i] = 1;
       } else {
         ++waiting;
