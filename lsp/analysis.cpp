@@ -73,11 +73,10 @@ const apply::BlockSimulation* Analysis::block_simulation(int b) const {
   return nullptr;
 }
 
-std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
-                                        uint64_t generation,
-                                        std::shared_ptr<const AnalysisContext> context,
-                                        std::shared_ptr<CachedDiskSource> files,
-                                        std::shared_ptr<const Analysis> base) {
+std::shared_ptr<const Analysis>
+analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t generation,
+        std::shared_ptr<const AnalysisContext> context, std::shared_ptr<CachedDiskSource> files,
+        std::shared_ptr<const Analysis> base, const TextOrigin& origin) {
   const auto started = std::chrono::steady_clock::now();
   auto a = std::make_shared<Analysis>();
   // A base this one can be checked from: where the texts differ is found once (a scan of both
@@ -88,15 +87,21 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
   const bool from_base = base && base->context == context && !base->too_large && base->text &&
                          text->size() <= context->settings.max_document_bytes;
   std::optional<TextChange> change;
-  if (from_base)
-    change = base->text == text ? TextChange{text->size(), text->size(), text->size()}
-                                : find_change(*base->text, *text);
+  if (from_base) {
+    if (base->text == text)
+      change = TextChange{text->size(), text->size(), text->size()};
+    else if (origin.from_id != 0 && origin.from_id == base->text_id)
+      change = complete_change(*base->text, *text, origin.change); // the editor's edit
+    else
+      change = find_change(*base->text, *text);
+  }
   const bool same_text =
       change && base->text->size() == text->size() && change->begin == text->size();
   a->text = same_text ? base->text : std::move(text);
   a->context = std::move(context);
   a->version = version;
   a->generation = generation;
+  a->text_id = same_text ? base->text_id : origin.id;
   const std::string_view source = *a->text;
   // The re-check's re-parsed window, when it re-checked only a window: the simulation then
   // knows which blocks are the base's, moved.

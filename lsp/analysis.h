@@ -14,6 +14,7 @@
 #include "grammar/dialect_set.h"
 #include "lsp/cached_disk_source.h"
 #include "lsp/settings.h"
+#include "lsp/text_origin.h"
 
 #include <chrono>
 #include <map>
@@ -44,6 +45,7 @@ struct Analysis {
   std::shared_ptr<const AnalysisContext> context;
   int64_t version = 0;
   uint64_t generation = 0;
+  uint64_t text_id = 0;   // TextOrigin::id of `text` (0: not known)
   bool too_large = false; // over max_document_bytes: nothing but one diagnostic
   std::optional<apply::Simulation> simulation; // only with a workspace root
   uint64_t path_epoch = 0;                     // context->paths->epoch() the simulation used
@@ -75,7 +77,8 @@ private:
   friend std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string>, int64_t,
                                                  uint64_t, std::shared_ptr<const AnalysisContext>,
                                                  std::shared_ptr<CachedDiskSource>,
-                                                 std::shared_ptr<const Analysis>);
+                                                 std::shared_ptr<const Analysis>,
+                                                 const TextOrigin&);
   std::shared_ptr<const CheckedDocument> checked_;
   mutable std::once_flag plan_once_;
   mutable std::shared_ptr<const apply::Plan> plan_;
@@ -84,11 +87,13 @@ private:
 // `files` is what the workspace simulation reads (only used with a root); null: the disk,
 // uncached. `base`, an earlier analysis of the same document, lets the engine re-check only
 // the part of the text that changed since (the result is the same as without it); it is used
-// only when it was made with the same context.
+// only when it was made with the same context. `origin`: where `text` came from; when it was
+// edited from the base's text, the edit's span saves comparing the two texts to find it.
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
                                         std::shared_ptr<const AnalysisContext> context,
                                         std::shared_ptr<CachedDiskSource> files = nullptr,
-                                        std::shared_ptr<const Analysis> base = nullptr);
+                                        std::shared_ptr<const Analysis> base = nullptr,
+                                        const TextOrigin& origin = {});
 
 } // namespace blockls::lsp

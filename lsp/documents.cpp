@@ -8,6 +8,7 @@
 
 #include "diagnostics/json_text.h"
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -74,10 +75,53 @@ private:
   std::vector<std::unique_ptr<std::string>> kept_;
 };
 
+// Replaces `range` of doc's text by `text`, and its line index with it. `*owned`: doc's text
+// when the caller's batch of edits made it (not shared yet, so edited in place), else null;
+// set to the new text.
+void replace_bytes(DocumentText* doc, std::shared_ptr<std::string>* owned, ByteRange range,
+                   std::string_view text) {
+  doc->lines =
+      std::make_shared<const LineIndex>(edit_line_index(*doc->lines, range.begin, range.end, text));
+  if (*owned) {
+    (*owned)->replace(range.begin, range.size(), text);
+    return;
+  }
+  *owned = TextBuffers::make(doc->text->size() - range.size() + text.size());
+  (*owned)->append(*doc->text, 0, range.begin);
+  (*owned)->append(text);
+  (*owned)->append(*doc->text, range.end, std::string::npos);
+  doc->text = *owned;
+}
+
 } // namespace
+
+DocumentText DocumentText::with_edit(ByteRange range, std::string_view text) const {
+  DocumentText doc = *this;
+  std::shared_ptr<std::string> owned;
+  replace_bytes(&doc, &owned, range, text);
+  doc.origin = {
+      TextOrigin::next_id(), origin.id, {range.begin, range.end, range.begin + text.size()}};
+  return doc;
+}
+
+uint64_t TextOrigin::next_id() {
+  static std::atomic<uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+// In b's coordinates the two changed spans are [first.begin, first.new_end) and
+// [second.begin, second.old_end); their hull maps back to a (before `first`) and on to c (after
+// `second`) by the lengths each change added.
+TextChange compose_changes(const TextChange& first, const TextChange& second) {
+  const size_t begin = std::min(first.begin, second.begin);
+  const size_t end_in_b = std::max(first.new_end, second.old_end);
+  return {begin, end_in_b - first.new_end + first.old_end,
+          end_in_b - second.old_end + second.new_end};
+}
 
 DocumentText DocumentText::from(std::string text) {
   DocumentText d;
+  d.origin.id = TextOrigin::next_id();
   std::shared_ptr<std::string> owned = TextBuffers::make(0);
   *owned = std::move(text);
   d.lines = std::make_shared<const LineIndex>(*owned);
@@ -89,6 +133,9 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
                            PositionEncoding encoding, DocumentText* out, std::string* error) {
   DocumentText doc = current;
   std::shared_ptr<std::string> owned; // doc.text when this batch created it
+  // The batch's changes as one span of `current` (unknown after a full-text change).
+  std::optional<TextChange> span;
+  bool span_known = true;
   if (!changes.is_array()) {
     *error = "contentChanges is not an array";
     return false;
@@ -105,6 +152,7 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
     if (range_it == change.end() || range_it->is_null()) {
       doc = DocumentText::from(text);
       owned = nullptr;
+      span_known = false;
       continue;
     }
     std::optional<ByteRange> range;
@@ -119,18 +167,15 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
                std::to_string(doc.lines->line_count()) + " lines) or reversed";
       return false;
     }
-    doc.lines = std::make_shared<const LineIndex>(
-        edit_line_index(*doc.lines, range->begin, range->end, text));
-    if (owned) { // a text this batch made, not shared yet: edited in place
-      owned->replace(range->begin, range->size(), text);
-      continue;
-    }
-    owned = TextBuffers::make(doc.text->size() - range->size() + text.size());
-    owned->append(*doc.text, 0, range->begin);
-    owned->append(text);
-    owned->append(*doc.text, range->end, std::string::npos);
-    doc.text = owned;
+    const TextChange edit{range->begin, range->end, range->begin + text.size()};
+    span = span ? compose_changes(*span, edit) : edit;
+    replace_bytes(&doc, &owned, *range, text);
   }
+  if (span_known && span)
+    doc.origin = {TextOrigin::next_id(), current.origin.id, *span};
+  else if (!span_known)
+    doc.origin = {TextOrigin::next_id(), 0, {}};
+  // (No change at all: the same text, the same origin.)
   *out = std::move(doc);
   return true;
 }

@@ -5,6 +5,7 @@
 
 #include "grammar/line_index.h"
 #include "lsp/protocol.h"
+#include "lsp/text_origin.h"
 
 #include <map>
 #include <memory>
@@ -15,8 +16,12 @@ namespace blockls::lsp {
 struct DocumentText {
   std::shared_ptr<const std::string> text;
   std::shared_ptr<const LineIndex> lines;
+  TextOrigin origin; // this version's id, and the edit that made it from the previous one
 
   static DocumentText from(std::string text);
+  // The next version: bytes `range` replaced by `text` (range within the text), as an edit of
+  // this one (origin).
+  DocumentText with_edit(ByteRange range, std::string_view text) const;
   PositionMapper mapper(PositionEncoding encoding) const { return {*text, *lines, encoding}; }
 };
 

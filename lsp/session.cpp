@@ -3,6 +3,7 @@
 #include "lsp/session.h"
 
 #include "diagnostics/json_text.h"
+#include "lsp/rehearsal.h"
 
 #include <iostream>
 #include <utility>
@@ -127,11 +128,13 @@ Doc* Session::find_doc(const std::string& uri) {
 
 void Session::schedule(Doc& doc) {
   doc.generation = ++generation;
-  scheduler.update(doc.uri,
-                   [text = doc.text.text, version = doc.version, generation = doc.generation,
-                    context = context, files = files, base = doc.analysis] {
-                     return analyze(text, version, generation, context, files, base);
-                   });
+  scheduler.update(doc.uri, [text = doc.text, version = doc.version, generation = doc.generation,
+                             context = context, files = files, base = doc.analysis] {
+    const bool cold = !base || base->context != context;
+    auto a = analyze(text.text, version, generation, context, files, base, text.origin);
+    if (cold) rehearse_keystroke(text, a, files); // result dropped here
+    return a;
+  });
 }
 
 void Session::reschedule_all() {

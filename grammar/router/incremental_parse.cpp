@@ -83,6 +83,25 @@ TextChange find_change(std::string_view old_text, std::string_view new_text) {
   return {prefix, old_text.size() - suffix, new_text.size() - suffix};
 }
 
+// find_change's answer is unique (the longest common prefix, then the longest common suffix
+// that does not overlap it), so it can be grown from the known one: the prefix runs on from
+// known.begin (bytes before it are equal), the suffix starts at the known common tail.
+TextChange complete_change(std::string_view old_text, std::string_view new_text, TextChange known) {
+  const size_t common = std::min(old_text.size(), new_text.size());
+  size_t prefix = std::min(known.begin, common);
+  while (prefix < common && old_text[prefix] == new_text[prefix])
+    ++prefix;
+  const size_t max_suffix = common - prefix;
+  const size_t known_tail = old_text.size() - std::min(known.old_end, old_text.size());
+  size_t suffix = std::min(known_tail, max_suffix);
+  const char* a_end = old_text.data() + old_text.size();
+  const char* b_end = new_text.data() + new_text.size();
+  while (suffix < max_suffix &&
+         a_end[-1 - static_cast<ptrdiff_t>(suffix)] == b_end[-1 - static_cast<ptrdiff_t>(suffix)])
+    ++suffix;
+  return {prefix, old_text.size() - suffix, new_text.size() - suffix};
+}
+
 void shift_block(Block& block, int64_t bytes, int64_t lines) {
   shift(block.range, bytes);
   shift(block.id_range, bytes);

@@ -23,6 +23,10 @@ struct TextChange {
   size_t new_end = 0;
 };
 TextChange find_change(std::string_view old_text, std::string_view new_text);
+// find_change(old_text, new_text), given `known`: a change that is known to cover every
+// difference (old[0, begin) == new[0, begin), old[old_end, end) == new[new_end, end), as an
+// editor's edit says). Costs the bytes compared around the known change, not the texts.
+TextChange complete_change(std::string_view old_text, std::string_view new_text, TextChange known);
 
 // What a re-parse reused: everything before `first_*` is the old parse's, everything from the
 // window's end on is the old parse's shifted by (byte_delta, line_delta, block_delta).

@@ -14,6 +14,7 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,40 @@ TEST_CASE("find_change finds the one differing span", "[recheck]") {
   const auto same = find_change("same text", "same text");
   CHECK(same.begin == same.old_end);
   CHECK(same.begin == same.new_end);
+}
+
+// An editor's edit covers the difference but is not always the smallest one (a word replaced
+// by itself but one letter, an insertion into a run of the same letter): completed, it must be
+// find_change's answer exactly, which the re-check and the simulation were built on.
+TEST_CASE("complete_change equals find_change given any covering change", "[recheck]") {
+  std::mt19937 rng(7);
+  const char alphabet[] = "aab\n";
+  size_t differed = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string old_text(rng() % 12, 'a');
+    for (char& c : old_text)
+      c = alphabet[rng() % 4];
+    // Replace [begin, end) by a random text; the known change may start earlier and end later
+    // than the replaced span (bytes rewritten as themselves).
+    const size_t begin = rng() % (old_text.size() + 1);
+    const size_t end = begin + rng() % (old_text.size() - begin + 1);
+    std::string inserted(rng() % 4, 'a');
+    for (char& c : inserted)
+      c = alphabet[rng() % 4];
+    const std::string new_text = old_text.substr(0, begin) + inserted + old_text.substr(end);
+    const size_t before = rng() % (begin + 1);
+    const size_t after = rng() % (old_text.size() - end + 1);
+    const TextChange known{begin - before, end + after, begin + inserted.size() + after};
+    const TextChange want = find_change(old_text, new_text);
+    const TextChange got = complete_change(old_text, new_text, known);
+    INFO(round << ": '" << old_text << "' -> '" << new_text << "', known " << known.begin << ","
+               << known.old_end << "," << known.new_end);
+    REQUIRE(got.begin == want.begin);
+    REQUIRE(got.old_end == want.old_end);
+    REQUIRE(got.new_end == want.new_end);
+    if (known.begin != want.begin || known.old_end != want.old_end) ++differed;
+  }
+  CHECK(differed > 5000); // most known changes were not find_change's already
 }
 
 TEST_CASE("incremental re-check equals a full check after chained random edits: test inputs",

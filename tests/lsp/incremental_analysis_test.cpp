@@ -9,6 +9,7 @@
 #include "../apply/apply_test_support.h"
 #include "apply/simulation_diff.h"
 #include "lsp/analysis.h"
+#include "lsp/rehearsal.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -101,18 +102,31 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
       text += random_block(rng, blocks++);
     std::shared_ptr<const lsp::Analysis> previous =
         lsp::analyze(std::make_shared<const std::string>(text), 0, 1, context, files, nullptr);
+    // Half the steps say what the edit changed, as an editor's didChange does (a span wider
+    // than the change, sometimes), the others leave the analysis to find it.
+    lsp::TextOrigin origin{lsp::TextOrigin::next_id(), 0, {}};
     for (int step = 0; step < 30; ++step) {
+      TextChange edit{text.size(), text.size(), text.size()};
       if (rng() % 3 == 0) { // an edit: a block added, or a character typed in prose
-        if (rng() % 2)
+        if (rng() % 2) {
           text += random_block(rng, blocks++);
-        else
-          text.insert(rng() % (text.size() + 1), "x");
+          edit.new_end = text.size();
+        } else {
+          const size_t at = rng() % (text.size() + 1);
+          text.insert(at, "x");
+          const size_t before = std::min<size_t>(at, rng() % 3);
+          const size_t after = std::min<size_t>(text.size() - at - 1, rng() % 3);
+          edit = {at - before, at + after, at + 1 + after};
+        }
       }
+      origin = rng() % 2 ? lsp::TextOrigin{lsp::TextOrigin::next_id(), origin.id, edit}
+                         : lsp::TextOrigin{lsp::TextOrigin::next_id(), 0, {}};
       if (rng() % 2) random_disk_change(rng, root.dir);
       if (rng() % 2) age_directories(root.dir);
       INFO("seed " << seed << " step " << step << "\n" << text);
       auto shared_text = std::make_shared<const std::string>(text);
-      const auto now = lsp::analyze(shared_text, step + 1, step + 2, context, files, previous);
+      const auto now =
+          lsp::analyze(shared_text, step + 1, step + 2, context, files, previous, origin);
       const auto full = lsp::analyze(shared_text, step + 1, step + 2, context,
                                      std::make_shared<lsp::CachedDiskSource>(), nullptr);
       REQUIRE(now->simulation);
@@ -128,6 +142,7 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
       reused += now->simulation->reused_blocks;
       vouched += files->stats().paths - files->stats().looked;
       ++steps;
+      origin.id = now->text_id; // the next edit is of the text the analysis kept
       previous = now;
     }
   }
@@ -168,6 +183,55 @@ TEST_CASE("after a full simulation the missing paths it read have their ancestor
   files->refresh();
   // src/m0.py exists and is looked at; src/m1.py ... src/m19.py are vouched for by src.
   CHECK(files->stats().looked < 5);
+}
+
+} // namespace blockls
+
+namespace blockls {
+
+// The rehearsal after an open: an incremental analysis of the text with a byte inserted at its
+// start, equal to a fresh one of that text; the next real keystroke, analysed from the open's
+// analysis with the same file cache the rehearsal used, still equals a fresh analysis; a small
+// document is not rehearsed.
+TEST_CASE("the keystroke rehearsal after an open is a real incremental analysis and changes "
+          "nothing after it",
+          "[lsp][incremental]") {
+  test::TempRoot root;
+  test::put_file(root.dir + "/a.txt", "alpha beta");
+  test::put_file(root.dir + "/d/c.txt", "gamma");
+  const auto context = lsp::make_context(lsp::Settings{}, {root.dir});
+  REQUIRE(context->apply_config);
+  std::mt19937 rng(11);
+  std::string text = "Some prose first.\n";
+  for (size_t i = 0; i < 40; ++i)
+    text += random_block(rng, i);
+  auto files = std::make_shared<lsp::CachedDiskSource>();
+  const lsp::DocumentText doc = lsp::DocumentText::from(text);
+  const auto opened = lsp::analyze(doc.text, 1, 1, context, files, nullptr, doc.origin);
+  REQUIRE(opened->simulation);
+  REQUIRE(opened->simulation->blocks.size() > 10);
+
+  CHECK(lsp::rehearse_keystroke(doc, opened, files) == nullptr); // under kRehearsalMinBytes
+  const auto rehearsal = lsp::rehearse_keystroke(doc, opened, files, 0);
+  REQUIRE(rehearsal);
+  CHECK(*rehearsal->text == " " + text);
+  CHECK(rehearsal->incremental);
+  CHECK(rehearsal->simulation->reused_blocks > 10);
+  const auto fresh_rehearsal = lsp::analyze(std::make_shared<const std::string>(" " + text), 1, 1,
+                                            context, std::make_shared<lsp::CachedDiskSource>());
+  CHECK(apply::simulation_difference(*fresh_rehearsal->simulation, *rehearsal->simulation) == "");
+  CHECK(dump(rehearsal->diagnostics) == dump(fresh_rehearsal->diagnostics));
+
+  // A file changes on disk, then a keystroke in the middle of the document.
+  test::put_file(root.dir + "/a.txt", "changed");
+  const size_t middle = text.find("#!end_", text.size() / 2);
+  REQUIRE(middle != std::string::npos);
+  const lsp::DocumentText edited = doc.with_edit({middle, middle}, "x");
+  const auto now = lsp::analyze(edited.text, 2, 2, context, files, opened, edited.origin);
+  const auto fresh =
+      lsp::analyze(edited.text, 2, 2, context, std::make_shared<lsp::CachedDiskSource>(), nullptr);
+  CHECK(apply::simulation_difference(*fresh->simulation, *now->simulation) == "");
+  CHECK(dump(now->diagnostics) == dump(fresh->diagnostics));
 }
 
 } // namespace blockls

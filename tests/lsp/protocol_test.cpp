@@ -56,6 +56,18 @@ TEST_CASE("incremental changes apply in order; a bad one leaves the text alone",
   REQUIRE(apply_content_changes(doc, changes, PositionEncoding::utf16, &out, &error));
   CHECK(*out.text == "hi\nworld\n");
   CHECK(out.lines->line_count() == 3);
+  // The batch as one edit of the previous version: "hello" became "hi" (bytes [0, 5) -> [0, 2)).
+  CHECK(out.origin.id != doc.origin.id);
+  CHECK(out.origin.from_id == doc.origin.id);
+  CHECK(out.origin.change.begin == 0);
+  CHECK(out.origin.change.old_end == 5);
+  CHECK(out.origin.change.new_end == 2);
+  // A full text is not an edit of anything known.
+  DocumentText replaced;
+  REQUIRE(apply_content_changes(out, json::parse(R"([{"text":"new"}])"), PositionEncoding::utf16,
+                                &replaced, &error));
+  CHECK(replaced.origin.from_id == 0);
+  CHECK(replaced.origin.id != out.origin.id);
 
   const json bad = json::parse(
       R"([{"text":"full"},{"range":{"start":{"line":9,"character":0},"end":{"line":9,"character":0}},"text":"x"}])");
@@ -65,8 +77,39 @@ TEST_CASE("incremental changes apply in order; a bad one leaves the text alone",
   CHECK(*untouched.text == "hello\nworld\n");
 }
 
-TEST_CASE("an edit of a large text writes into the buffer of a freed version",
-          "[lsp][documents]") {
+// Two changes, each given in the coordinates the previous one left, as one span of the first
+// text: every pair of small edits of a short text, checked against find_change.
+TEST_CASE("composed changes cover every difference", "[lsp][documents]") {
+  const std::string a = "abcdefgh";
+  size_t pairs = 0;
+  for (size_t b1 = 0; b1 <= a.size(); ++b1)
+    for (size_t e1 = b1; e1 <= std::min(a.size(), b1 + 2); ++e1)
+      for (const std::string ins1 : {"", "X", "YZ"}) {
+        const std::string b = a.substr(0, b1) + ins1 + a.substr(e1);
+        for (size_t b2 = 0; b2 <= b.size(); ++b2)
+          for (size_t e2 = b2; e2 <= std::min(b.size(), b2 + 2); ++e2)
+            for (const std::string ins2 : {"", "Q"}) {
+              const std::string c = b.substr(0, b2) + ins2 + b.substr(e2);
+              const TextChange composed =
+                  compose_changes({b1, e1, b1 + ins1.size()}, {b2, e2, b2 + ins2.size()});
+              INFO(a << " -> " << b << " -> " << c);
+              REQUIRE(composed.old_end <= a.size());
+              REQUIRE(composed.new_end <= c.size());
+              REQUIRE(a.size() - composed.old_end == c.size() - composed.new_end);
+              REQUIRE(a.compare(0, composed.begin, c, 0, composed.begin) == 0);
+              REQUIRE(a.substr(composed.old_end) == c.substr(composed.new_end));
+              const TextChange least = find_change(a, c);
+              const TextChange done = complete_change(a, c, composed);
+              REQUIRE(done.begin == least.begin);
+              REQUIRE(done.old_end == least.old_end);
+              REQUIRE(done.new_end == least.new_end);
+              ++pairs;
+            }
+      }
+  CHECK(pairs > 1000);
+}
+
+TEST_CASE("an edit of a large text writes into the buffer of a freed version", "[lsp][documents]") {
   // 1 MiB of text, a distinct size so that no other test's kept buffer is the closest fit.
   std::string big(1024 * 1024 + 123, 'x');
   big[0] = '\n';
