@@ -4,7 +4,7 @@
 // Prints throughput, two ratios, each with the target >= 0.8x: to the one-shot check, and to the
 // one-shot check plus the JSON text `check --format json` writes from it (the like-for-like
 // reference: the stream writes the same blocks and errors as JSON, and value_chunk events
-// besides), and the latency p50/p99 (target p99 < 1 ms). Every time is the best of 3 runs.
+// besides), and the latency p50/p99 (target p99 < 1 ms). Every time is the best of 5 runs.
 // In-process: the pipe is not in these figures; each event's JSON text is, appended to a buffer as
 // the command writes it. One command: scripts/bench-stream.sh [MB (2)].
 #include "bench/transcript_generator.h"
