@@ -9,6 +9,7 @@
 #include "grammar/xml/xml_diff.h"
 #include "grammar/xml/xml_tag.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace blockls {
@@ -150,12 +151,16 @@ void XmlParser::open_block(const LineRef& line, ParseContext& ctx, size_t at, st
   close_name_ = {};
   start_line_ = line.number;
   in_param_ = false;
+  reopenable_ = false;
+  last_close_ = npos;
   children_.clear();
   crlf_ = line.end < ctx.text.size() && ctx.text[line.end] == '\r';
 }
 
 std::optional<OpenValue> XmlParser::open_value() const {
-  if (block_ < 0 || !in_param_ || value_lines_begin_ == npos || !cur_.param) return std::nullopt;
+  // (A value closed but reopenable_ is still streamed: its lines may yet go on.)
+  if (block_ < 0 || !(in_param_ || reopenable_) || value_lines_begin_ == npos || !cur_.param)
+    return std::nullopt;
   if (cur_.param->kind == xml::ValueKind::diff) {
     // build() makes each of the diff's blocks one command, in order (a diff tool's only
     // commands): old_text and new_text, on the line of the block's SEARCH marker.
@@ -220,9 +225,23 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           cur_.value.end = line.begin + lt;
           if (cur_.param) children_.push_back(cur_);
           in_param_ = false;
+          reopenable_ = reads_to_last_close();
+          last_close_ = npos;
+          cur_line_end_ = line.number;
           pos = tag.end;
           ended = true;
           break;
+        }
+        if (closes_directive(tag.name) && last_close_ != npos) {
+          // A value taken up again after its closing tag ends at the last one (Cline's
+          // reading): what follows it was outside the value, and is ignored as Cline does.
+          cur_.value.end = last_close_;
+          children_.push_back(cur_);
+          in_param_ = false;
+          last_close_ = npos;
+          close_name_ = tag_name;
+          close_at(line, ctx);
+          return;
         }
         if (closes_directive(tag.name)) {
           // The value was never closed: its closing tag belongs before the directive's.
@@ -274,7 +293,25 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
       ++pos;
     if (pos >= t.size()) return;
     xml::Tag tag;
-    if (t[pos] == '<' && xml::read_tag(t, pos, tag)) {
+    const bool at_tag = t[pos] == '<' && xml::read_tag(t, pos, tag);
+    if (reopenable_) {
+      // After write_to_file's </content>: a parameter, the directive's end (or another tool's
+      // tag, handled below) keep the value closed; other text on the closing tag's line, or a
+      // later line's other tag (the markup of an XML or HTML file), is file content. A later
+      // line of text is not: the directive lacks its end and prose follows (as before).
+      const bool keeps_closed =
+          at_tag &&
+          (tag.closing ? closes_directive(tag.name) || xml::find_tool(tag.name)
+                       : xml::find_param(*tool_, tag.name) ||
+                             (pos == 0 && (xml::find_tool(tag.name) || xml::near_tool(tag.name))));
+      const bool content = !keeps_closed && (at_tag || line.number == cur_line_end_);
+      reopenable_ = false;
+      if (content) {
+        reopen(line, ctx, pos);
+        continue;
+      }
+    }
+    if (at_tag) {
       const ByteRange tag_name{line.begin + pos + (tag.closing ? 2 : 1),
                                line.begin + pos + (tag.closing ? 2 : 1) + tag.name.size()};
       if (tag.closing && closes_directive(tag.name)) {
@@ -335,6 +372,23 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
   }
 }
 
+bool XmlParser::reads_to_last_close() const {
+  return cur_.param && tool_->name == "write_to_file" && cur_.param->tag == "content";
+}
+
+void XmlParser::reopen(const LineRef& line, ParseContext& ctx, size_t pos) {
+  last_close_ = children_.back().value.end;
+  children_.pop_back(); // cur_ is that child
+  in_param_ = true;
+  if (pos == 0 && value_lines_begin_ != npos) {
+    // Streamed: the lines since the closing tag's (it included) are whole lines of the value.
+    size_t end = line.begin;
+    if (end > 0 && ctx.text[end - 1] == '\n') --end;
+    if (end > 0 && ctx.text[end - 1] == '\r') --end;
+    value_lines_end_ = std::max(value_lines_end_, end);
+  }
+}
+
 void XmlParser::close_at(const LineRef& line, ParseContext& ctx) {
   Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
   b.range.end = line.end;
@@ -351,7 +405,9 @@ void XmlParser::unclosed(ParseContext& ctx, size_t at, bool before_line) {
   const std::string nl = crlf_ ? "\r\n" : "\n";
   const std::string written(slice(ctx.text, open_name_));
   std::string insert;
-  if (in_param_) insert += tag_text(slice(ctx.text, cur_.tag), true) + nl;
+  // A value taken up again after its closing tag (last_close_) ends there: closed already.
+  const bool param_open = in_param_ && last_close_ == npos;
+  if (param_open) insert += tag_text(slice(ctx.text, cur_.tag), true) + nl;
   insert += tag_text(written, true);
   const bool ends_nl = !ctx.text.empty() && ctx.text.back() == '\n';
   insert = before_line || ends_nl ? insert + nl : nl + insert;
@@ -361,13 +417,13 @@ void XmlParser::unclosed(ParseContext& ctx, size_t at, bool before_line) {
           quote(tag_text(written, true)) + " " +
           (before_line ? "before the text that follows it" : "before the end of input"),
       "Close the directive with " + quote(tag_text(written, true)),
-      {Fix{"Insert the closing tag" + std::string(in_param_ ? "s" : ""),
+      {Fix{"Insert the closing tag" + std::string(param_open ? "s" : ""),
            true,
            {{{at, at}, insert}}}});
   d.line_dependent = before_line;
   report(ctx, std::move(d));
   if (in_param_) {
-    cur_.value.end = before_line ? at : ctx.text.size();
+    cur_.value.end = last_close_ != npos ? last_close_ : before_line ? at : ctx.text.size();
     if (cur_.param) children_.push_back(cur_);
     in_param_ = false;
   }
@@ -506,6 +562,8 @@ void XmlParser::build(ParseContext& ctx) {
       }
   }
   block_ = -1;
+  reopenable_ = false;
+  last_close_ = npos;
 }
 
 } // namespace blockls

@@ -26,7 +26,9 @@ class XmlParser {
 public:
   bool in_block() const { return block_ >= 0; }
   // Between parameters (not inside a value): another dialect's start line may end the block.
-  bool between_params() const { return block_ >= 0 && !in_param_; }
+  // (A write_to_file content taken up again after its closing tag counts as between: the
+  // directive may have lacked its end, and the next block must not be swallowed.)
+  bool between_params() const { return block_ >= 0 && (!in_param_ || last_close_ != npos); }
   // Outside every block: true when the line opens a directive.
   bool try_start(const LineRef& line, ParseContext& ctx);
   // A line while the directive is open.
@@ -78,6 +80,11 @@ private:
   void add_param(ParseContext& ctx, Command& c, std::string_view name, const Child& child);
   void add_diff_commands(ParseContext& ctx, Block& b, const Child* path, const Child* diff);
   void report(ParseContext& ctx, Diagnostic d);
+  // A value that ends at its last closing tag (write_to_file's <content>, see reopenable_).
+  bool reads_to_last_close() const;
+  // Takes the value closed last (reopenable_) up again at byte `pos` of `line`: its closing tag
+  // and what followed it were file content.
+  void reopen(const LineRef& line, ParseContext& ctx, size_t pos);
 
   int32_t block_ = -1; // index of the open block in ctx.out->blocks
   const xml::Tool* tool_ = nullptr;
@@ -95,6 +102,15 @@ private:
   // The current child's value as whole lines (see open_value()): the first byte of its first
   // line (npos: not streamed), and the end of the text of its last complete line so far.
   size_t value_lines_begin_ = npos, value_lines_end_ = npos;
+  // write_to_file's <content> was just closed by its own closing tag (cur_ still describes it,
+  // the last of children_). Cline and Roo read that value up to the LAST `</content>` before
+  // the directive's end (a file may hold the tag: an Atom feed, a page about Cline), so until a
+  // parameter or the directive's end follows, anything else takes the value up again.
+  bool reopenable_ = false;
+  // While a value taken up again is read: where its last closing tag was, which is where it
+  // ends if the directive ends before another (npos otherwise).
+  size_t last_close_ = npos;
+  uint32_t cur_line_end_ = 0; // the line of the value's closing tag (while reopenable_)
   // The current `<diff>`'s lines so far, when it is streamed.
   xml::DiffReader diff_lines_;
 };
