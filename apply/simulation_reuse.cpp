@@ -216,6 +216,10 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
   const Match m = match(block);
   if (!m.old) return false;
   const size_t old_index = static_cast<size_t>(m.old - base_->simulation->blocks.data());
+  // The blocks a few places on are likely taken over too: their reference counts (one per
+  // block, bundle_shared_values) are loaded while this one is looked at.
+  if (constexpr size_t ahead = 8; old_index + ahead < base_->simulation->blocks.size())
+    base_->simulation->blocks[old_index + ahead].observed.prefetch_count();
   if (old_index < next_old_) return false; // its changes are already counted as differing
   pass_old_blocks(old_index);
   if (!m.old->reusable) return false;
