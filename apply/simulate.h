@@ -122,7 +122,8 @@ struct SimulationBase {
   // When the new document's check re-parsed only a window of the base's (recheck): every
   // block outside it is the base's block (moved by the window's deltas when after it), so its
   // planned actions are the base's with their positions moved, and their parameters need not
-  // be compared. Null: unknown, every action is compared.
+  // be compared (both plans are build_plan's of the whole documents: such a block's actions
+  // are found by their place in them). Null: unknown, every action is compared.
   const ReparseWindow* window = nullptr;
 };
 

@@ -2,6 +2,7 @@
 #include "apply/simulation_reuse.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
 namespace blockls::apply {
@@ -109,6 +110,20 @@ bool SimulationReuse::may_differ(const BlockSimulation& old) const {
 }
 
 SimulationReuse::Match SimulationReuse::match(int block) const {
+  const auto& sims = base_->simulation->blocks;
+  // A block outside the re-parsed window is the base's block there, moved by the window's
+  // shift: found without reading the blocks of either document (two streams of cache misses
+  // per block of a large transcript).
+  if (const ReparseWindow* w = base_->window) {
+    const bool before = static_cast<uint32_t>(block) < w->first_block;
+    if (before || static_cast<uint32_t>(block) >= w->new_block_end) {
+      const int64_t old_block = before ? block : block - w->block_delta();
+      const auto sim = seek(sims, &old_sim_cursor_,
+                            [old_block](const BlockSimulation& s) { return s.block < old_block; });
+      if (sim == sims.end() || sim->block != old_block) return {};
+      return {&*sim, before ? 0 : w->byte_delta(), before ? 0 : w->line_delta()};
+    }
+  }
   const Block& now = input_->checked->parsed.blocks[static_cast<size_t>(block)];
   size_t old_begin = 0;
   if (now.range.end <= change_.begin)
@@ -125,7 +140,6 @@ SimulationReuse::Match SimulationReuse::match(int block) const {
       it->range.size() != now.range.size() || it->dialect != now.dialect)
     return {};
   const int old_block = static_cast<int>(it - old_blocks.begin());
-  const auto& sims = base_->simulation->blocks;
   const auto sim = seek(sims, &old_sim_cursor_,
                         [old_block](const BlockSimulation& s) { return s.block < old_block; });
   if (sim == sims.end() || sim->block != old_block) return {};
@@ -158,6 +172,36 @@ bool SimulationReuse::copied(int block, const Match& m) const {
     return m.old->block == block - w->block_delta() && m.bytes == w->byte_delta() &&
            m.lines == w->line_delta();
   return false;
+}
+
+bool SimulationReuse::copied_actions(int block, const Match& m,
+                                     std::span<const PlannedAction>* actions) const {
+  const std::vector<PlannedAction>& old_plan = base_->plan->actions;
+  const std::vector<PlannedAction>& plan = input_->plan->actions;
+  const size_t n = m.old->actions.size();
+  if (n == 0 || plan.empty()) return false;
+  // The place of its first action in the base's plan (compared as addresses: a pointer
+  // elsewhere, which a base simulated from its plan never holds, is no error but a miss).
+  const auto first = reinterpret_cast<uintptr_t>(m.old->actions[0].action);
+  const auto old_begin = reinterpret_cast<uintptr_t>(old_plan.data());
+  if (first < old_begin || (first - old_begin) % sizeof(PlannedAction) != 0) return false;
+  size_t index = (first - old_begin) / sizeof(PlannedAction);
+  if (index > old_plan.size() || old_plan.size() - index < n) return false;
+  // Every planned action of a block before the window is at the same place in both plans,
+  // every one after it at the same distance from the end.
+  if (static_cast<uint32_t>(block) >= base_->window->new_block_end) {
+    index += plan.size();
+    if (index < old_plan.size()) return false;
+    index -= old_plan.size();
+  }
+  if (index > plan.size() || plan.size() - index < n) return false;
+  // build_plan numbers the actions one by one from the first: the old numbers are the new
+  // ones when the block's first action is numbered as the base's was.
+  if (plan.front().seq + index != m.old->first_seq) return false;
+  *actions = {plan.data() + index, n};
+  new_action_cursor_ = index + n;
+  old_action_cursor_lags_ = true;
+  return true;
 }
 
 // The same actions, numbered the same: the messages and effects of the old simulation quote
@@ -216,12 +260,19 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
   const Match m = match(block);
   if (!m.old) return false;
   const size_t old_index = static_cast<size_t>(m.old - base_->simulation->blocks.data());
+  // The blocks a few places on are likely taken over too: their reference counts (one per
+  // block, bundle_shared_values) are loaded while this one is looked at.
+  if (constexpr size_t ahead = 8; old_index + ahead < base_->simulation->blocks.size())
+    base_->simulation->blocks[old_index + ahead].observed.prefetch_count();
   if (old_index < next_old_) return false; // its changes are already counted as differing
   pass_old_blocks(old_index);
   if (!m.old->reusable) return false;
-  const std::span<const PlannedAction> actions =
-      actions_in(*input_->plan, block, &new_action_cursor_);
-  if (!same_actions(actions, m, copied(block, m))) return false;
+  std::span<const PlannedAction> actions;
+  const bool copy = copied(block, m);
+  if (!copy || !copied_actions(block, m, &actions)) {
+    actions = actions_in(*input_->plan, block, &new_action_cursor_);
+    if (!same_actions(actions, m, copy)) return false;
+  }
   const auto& old_diagnostics = base_->simulation->diagnostics;
   if (m.lines != 0)
     for (uint32_t i = m.old->diagnostics_begin; i < m.old->diagnostics_end; ++i)

@@ -42,6 +42,10 @@ private:
   // Whether the re-parse made new block `block` as a copy of m.old's block moved by m's shift
   // (SimulationBase::window): its planned actions are then the old ones, moved.
   bool copied(int block, const Match& m) const;
+  // For a copy (copied()): its actions in the new plan, found from the old simulation's
+  // pointers into the base's plan without reading either plan, when numbered as the old ones
+  // were (true). False: look them up and compare (same_actions).
+  bool copied_actions(int block, const Match& m, std::span<const PlannedAction>* actions) const;
   // The same actions, numbered the same, every position of theirs moved by the block's shift.
   // `copied`: the block is a copy of the old one (copied()), only the numbers are compared.
   bool same_actions(std::span<const PlannedAction> now, const Match& m, bool copied) const;

@@ -421,24 +421,31 @@ struct Simulated {
 };
 
 // `changed_files`: what changed on disk since `base` (null: unknown, every observation read).
+// `window`: the re-parse's window when v->checked was re-checked from base->checked (null: not
+// told, every block is looked up and compared).
 void simulate(Simulated* v, apply::PathMemo* paths, const Simulated* base,
-              const std::vector<std::string>* changed_files = nullptr) {
+              const std::vector<std::string>* changed_files = nullptr,
+              const ReparseWindow* window = nullptr) {
   v->plan = apply::build_plan(v->text, *v->checked, ActionCatalog::builtin());
   const apply::SimulationInput input{v->text, v->checked, &v->plan, &fuzz_root()};
   apply::SimulationOptions options;
   options.paths = paths;
   apply::SimulationBase previous;
   if (base) {
-    previous = {base->text, base->checked, &base->plan, &base->simulation, changed_files};
+    previous = {base->text,    base->checked, &base->plan, &base->simulation,
+                changed_files, nullptr,       window};
     options.base = &previous;
   }
   v->simulation = apply::simulate_plan(input, apply::DiskSource(), options);
 }
 
 // The simulation of `after` reusing that of `before` (what the language server runs after an
-// edit) == a full simulation of `after`.
+// edit) == a full simulation of `after`. `window`: after_checked is the incremental re-check of
+// before_checked with this re-parse window (the simulation then takes the blocks outside it
+// over by their place), null when it was checked in full.
 void check_incremental_simulation(std::string_view before, const CheckedDocument& before_checked,
-                                  std::string_view after, const CheckedDocument& after_checked) {
+                                  std::string_view after, const CheckedDocument& after_checked,
+                                  const ReparseWindow* window) {
   apply::PathMemo paths, fresh_paths;
   Simulated old{before, &before_checked, {}, {}};
   simulate(&old, &paths, nullptr);
@@ -446,7 +453,7 @@ void check_incremental_simulation(std::string_view before, const CheckedDocument
   // The fuzz root never changes: half the inputs tell the simulation so (it then reads again
   // only what the edit may have changed), half leave it unknown (it reads everything again).
   const std::vector<std::string> nothing_changed;
-  simulate(&reused, &paths, &old, after.size() % 2 ? &nothing_changed : nullptr);
+  simulate(&reused, &paths, &old, after.size() % 2 ? &nothing_changed : nullptr, window);
   simulate(&full, &fresh_paths, nullptr);
   const std::string difference = apply::simulation_difference(full.simulation, reused.simulation);
   if (!difference.empty()) fail("a reusing simulation differs from a full one", 0, difference);
@@ -500,7 +507,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // those versions, each reusing the one before, against full ones.
   CheckedDocument fixed_full = rechecked; // check_with_verified_fixes(fixed), one parse fewer
   verify_fixes(fixed, fixed_full);
-  const CheckedDocument fixed_incremental = recheck_with_verified_fixes(text, checked, fixed, keep);
+  bool fixed_reparsed = false;
+  ReparseWindow fixed_window;
+  const CheckedDocument fixed_incremental = recheck_with_verified_fixes(
+      text, checked, fixed, keep, &fixed_reparsed, nullptr, &fixed_window);
   compare_checked(fixed, fixed_incremental, fixed_full);
   if (!fixed.empty()) {
     const size_t h = std::hash<std::string_view>{}(text);
@@ -511,10 +521,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     moved.erase(from, length);
     moved.insert((h >> 40) % (moved.size() + 1), span);
     const CheckedDocument moved_full = check_with_verified_fixes(moved, keep);
-    compare_checked(moved, recheck_with_verified_fixes(fixed, fixed_full, moved, keep), moved_full);
-    // (5) the workspace simulation after each edit, reusing the one before == a full one.
-    check_incremental_simulation(text, checked, fixed, fixed_full);
-    check_incremental_simulation(fixed, fixed_full, moved, moved_full);
+    bool moved_reparsed = false;
+    ReparseWindow moved_window;
+    const CheckedDocument moved_incremental = recheck_with_verified_fixes(
+        fixed, fixed_full, moved, keep, &moved_reparsed, nullptr, &moved_window);
+    compare_checked(moved, moved_incremental, moved_full);
+    // (5) the workspace simulation after each edit, reusing the one before == a full one: of
+    // the full checks, and of the incremental ones told their windows (as the language server
+    // runs them).
+    check_incremental_simulation(text, checked, fixed, fixed_full, nullptr);
+    check_incremental_simulation(fixed, fixed_full, moved, moved_full, nullptr);
+    check_incremental_simulation(text, checked, fixed, fixed_incremental,
+                                 fixed_reparsed ? &fixed_window : nullptr);
+    check_incremental_simulation(fixed, fixed_full, moved, moved_incremental,
+                                 moved_reparsed ? &moved_window : nullptr);
   }
   return 0;
 }

@@ -252,3 +252,54 @@ TEST_CASE("a block that lists a directory sees a file created in it, changed fil
 }
 
 } // namespace blockls
+
+namespace blockls {
+
+// After an incremental re-check, a block outside the re-parsed window is the base's block
+// moved by the window's shift: the simulation takes it over by its place, reading neither
+// document's blocks (here the base's check is given without them: only the window's blocks,
+// looked up by position, find nothing to take over).
+TEST_CASE("blocks outside the re-parsed window are taken over by their place",
+          "[apply][incremental]") {
+  test::TempRoot root;
+  std::string text;
+  for (size_t n = 0; n < 6; ++n)
+    text += fmt::format("Step {}:\n\n```sh nesl\n#!nesl [@three-char-SHA-256: w{:02}]\n"
+                        "action = \"write_file\"\npath = \"{}\"\ncontent = \"{}\"\n"
+                        "#!end_w{:02}\n```\n\n",
+                        n, n, kPaths[n % std::size(kPaths)], kWords[n % std::size(kWords)], n);
+  apply::PathMemo paths;
+  const std::unique_ptr<Version> before =
+      simulate(text, root.config, &paths, nullptr, nullptr, /*recheck=*/true);
+  REQUIRE(before->simulation.blocks.size() == 6);
+  // One character typed in the prose before the third block.
+  std::string edited = text;
+  const size_t third = edited.find("Step 2:");
+  REQUIRE(third != std::string::npos);
+  edited.insert(third, "x");
+  CheckOptions options;
+  options.keep_parser_diagnostics = true;
+  Recheck r = recheck_document(before->text, before->checked, edited, options);
+  REQUIRE(r.incremental);
+  const ReparseWindow window = r.parse_window;
+  const CheckedDocument checked = std::move(r.checked);
+  const apply::Plan plan = apply::build_plan(edited, checked, ActionCatalog::builtin());
+  const CheckedDocument no_blocks; // the base's check, without its blocks
+  const std::vector<std::string> nothing_changed;
+  const apply::SimulationBase base{before->text,     &no_blocks, &before->plan, &before->simulation,
+                                   &nothing_changed, nullptr,    &window};
+  apply::SimulationOptions sim_options;
+  sim_options.paths = &paths;
+  sim_options.base = &base;
+  const apply::SimulationInput input{edited, &checked, &plan, &root.config};
+  const apply::Simulation now = apply::simulate_plan(input, apply::DiskSource(), sim_options);
+  apply::PathMemo fresh;
+  const std::unique_ptr<Version> full = simulate(edited, root.config, &fresh, nullptr);
+  CHECK(apply::simulation_difference(full->simulation, now) == "");
+  const size_t outside = window.first_block + (checked.parsed.blocks.size() - window.new_block_end);
+  INFO("window: blocks " << window.first_block << " to " << window.new_block_end);
+  CHECK(outside >= 4);
+  CHECK(now.reused_blocks == outside);
+}
+
+} // namespace blockls
