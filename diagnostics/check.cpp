@@ -84,9 +84,37 @@ std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& par
 std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines, size_t from) {
   // The parser has seen which prefix of the text is ASCII (always valid UTF-8).
   const size_t ascii = std::min(std::max(lines.ascii_prefix(), from), text.size());
-  size_t bad = unicode::first_invalid_utf8(text.substr(ascii));
+  const size_t bad = unicode::first_invalid_utf8(text.substr(ascii));
   if (bad == std::string_view::npos) return std::nullopt;
-  bad += ascii;
+  return invalid_utf8_at(lines, ascii + bad);
+}
+
+std::optional<Diagnostic> invalid_utf8_after_change(std::string_view new_text,
+                                                    const LineIndex& new_lines,
+                                                    const LineIndex& old_lines, size_t old_size,
+                                                    const TextChange& change, size_t old_bad) {
+  constexpr size_t npos = std::string_view::npos;
+  // Decoding restarts at the start of the change's first line: the text before it is the old
+  // text's, valid unless the old first invalid byte lies there, which a decoder finds from
+  // that line's bytes alone.
+  const size_t from = old_lines.line_start(old_lines.line_of(change.begin));
+  if (old_bad != npos && old_bad < from) return invalid_utf8_at(new_lines, old_bad);
+  // ... and ends at the start of the line after the change's last one, from where the text
+  // is the old text's (moved by `delta`), whose decoding from a line start is known: valid up
+  // to old_bad, if that lies there.
+  const uint32_t last = new_lines.line_of(change.new_end);
+  const size_t to =
+      last + 1 < new_lines.line_count() ? new_lines.line_start(last + 1) : new_text.size();
+  const int64_t delta = static_cast<int64_t>(new_text.size()) - static_cast<int64_t>(old_size);
+  if (old_bad != npos && static_cast<int64_t>(old_bad) + delta < static_cast<int64_t>(to))
+    return invalid_utf8(new_text, new_lines, from);
+  const size_t bad = unicode::first_invalid_utf8(new_text.substr(from, to - from));
+  if (bad != npos) return invalid_utf8_at(new_lines, from + bad);
+  if (old_bad == npos) return std::nullopt;
+  return invalid_utf8_at(new_lines, static_cast<size_t>(static_cast<int64_t>(old_bad) + delta));
+}
+
+Diagnostic invalid_utf8_at(const LineIndex& lines, size_t bad) {
   Diagnostic d(Dialect::none); // of the document, not of a block
   d.code = "INVALID_UTF8";
   d.severity = Severity::parameter_warning;

@@ -4,6 +4,7 @@
 
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/check.h"
+#include "grammar/router/incremental_parse.h"
 
 #include <cstddef>
 #include <optional>
@@ -28,6 +29,17 @@ std::vector<Diagnostic> ordered(std::string_view text, const ParsedDocument& par
 // `from` (a line start: a sequence cannot run into a line from the one before).
 std::optional<Diagnostic> invalid_utf8(std::string_view text, const LineIndex& lines,
                                        size_t from = 0);
+// The INVALID_UTF8 diagnostic of a text whose first invalid byte is at `bad`.
+Diagnostic invalid_utf8_at(const LineIndex& lines, size_t bad);
+// invalid_utf8(new_text, new_lines) for a text made by `change` from an old one of
+// `old_size` bytes, given the old text's line index and its first invalid byte (`old_bad`,
+// npos when it has none). No UTF-8 sequence holds a "\n", so only the lines the change
+// touched are decoded, unless the old first invalid byte was on them (the old check decoded
+// nothing after it): then from them to the end.
+std::optional<Diagnostic> invalid_utf8_after_change(std::string_view new_text,
+                                                    const LineIndex& new_lines,
+                                                    const LineIndex& old_lines, size_t old_size,
+                                                    const TextChange& change, size_t old_bad);
 
 // Inserts a document-level diagnostic into an ordered list, after every diagnostic at the
 // same position (where check_document puts it); returns its index.

@@ -38,7 +38,8 @@ Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
                          const TextChange* change) {
   // The re-parse reuses the old parser's diagnostics: without them, check it all.
   if (!old.parser_diagnostics_kept) return full_check(new_text, options);
-  std::optional<Reparse> reparsed = reparse(old_text, old.parsed, new_text, options.parse, change);
+  const TextChange found = change ? *change : find_change(old_text, new_text);
+  std::optional<Reparse> reparsed = reparse(old_text, old.parsed, new_text, options.parse, &found);
   if (!reparsed) return full_check(new_text, options);
   const ReparseWindow& w = reparsed->window;
   // Lines of the window's end; past every line when it runs to the end of the text.
@@ -93,7 +94,12 @@ Recheck recheck_document(std::string_view old_text, const CheckedDocument& old,
     out.diagnostics.push_back(before[i]);
     shift_diagnostic(out.diagnostics.back(), w.byte_delta(), w.line_delta(), w.block_delta());
   }
-  if (auto d = check_steps::invalid_utf8(new_text, parsed.lines)) {
+  // The old text's first invalid byte: its one document-level diagnostic.
+  const auto old_invalid = std::find_if(before.begin(), before.end(), is_document_level);
+  const size_t old_bad =
+      old_invalid == before.end() ? std::string_view::npos : old_invalid->range.begin;
+  if (auto d = check_steps::invalid_utf8_after_change(new_text, parsed.lines, old.parsed.lines,
+                                                      old_text.size(), found, old_bad)) {
     const size_t at = check_steps::insert_document_level(out.diagnostics, std::move(*d));
     if (at < r.window_begin) ++r.window_begin;
     if (at <= r.window_end) ++r.window_end;

@@ -5,6 +5,7 @@
 // for ordinary edits, or it would be a slow full check in disguise.
 #include "bench/rng.h"
 #include "bench/transcript_generator.h"
+#include "diagnostics/check_steps.h"
 #include "diagnostics/recheck.h"
 #include "fixits/verify_fixes.h"
 #include "grammar/router/incremental_parse.h"
@@ -311,4 +312,72 @@ TEST_CASE("without the parser's own list a check is re-checked in full, with the
   CHECK_FALSE(dropped.checked.parser_diagnostics_kept);
   CHECK(dropped.checked.parsed.diagnostics.empty());
   CHECK(dropped.checked.diagnostics.size() == from_kept.checked.diagnostics.size());
+}
+
+namespace {
+
+// Random text of ASCII, line breaks, valid multi-byte characters and stray bytes that make
+// UTF-8 invalid (a lone continuation byte, a truncated sequence, 0xFF).
+std::string random_utf8_text(Rng& rng, size_t pieces, bool invalid) {
+  static const std::array<std::string_view, 10> kValid = {
+      "a", "bc ", "\n", "\r\n", "\xC3\xA9", "\xE2\x80\x94", "\xF0\x9D\x84\x9E", "--", "\n\n", "x"};
+  static const std::array<std::string_view, 4> kInvalid = {"\x80", "\xE2\x80", "\xFF", "\xC3"};
+  std::string out;
+  for (size_t i = 0; i < pieces; ++i)
+    out += invalid && rng.chance(0.03) ? rng.pick(kInvalid) : rng.pick(kValid);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("the re-check finds the first invalid UTF-8 byte from the changed lines alone",
+          "[recheck]") {
+  // invalid_utf8_after_change must give exactly what decoding the whole new text gives, for
+  // old texts with and without invalid bytes and changes anywhere (inside a multi-byte
+  // character, joining or splitting lines, inserting or removing invalid bytes).
+  Rng rng(20);
+  size_t found = 0;
+  for (int round = 0; round < 4000; ++round) {
+    const std::string old_text = random_utf8_text(rng, 1 + rng.below(60), rng.chance(0.5));
+    const size_t begin = rng.below(old_text.size() + 1);
+    const size_t old_end = std::min(old_text.size(), begin + rng.below(6));
+    const std::string inserted = random_utf8_text(rng, rng.below(3), rng.chance(0.3));
+    const std::string new_text = old_text.substr(0, begin) + inserted + old_text.substr(old_end);
+    const LineIndex old_lines(old_text), new_lines(new_text);
+    const std::optional<Diagnostic> old_diag = check_steps::invalid_utf8(old_text, old_lines);
+    const size_t old_bad = old_diag ? old_diag->range.begin : std::string_view::npos;
+    const TextChange change = find_change(old_text, new_text);
+    const std::optional<Diagnostic> want = check_steps::invalid_utf8(new_text, new_lines);
+    const std::optional<Diagnostic> got = check_steps::invalid_utf8_after_change(
+        new_text, new_lines, old_lines, old_text.size(), change, old_bad);
+    INFO("round " << round << ": [" << change.begin << ", " << change.old_end << ") -> ["
+                  << change.begin << ", " << change.new_end << ")");
+    REQUIRE(got.has_value() == want.has_value());
+    if (!want) continue;
+    ++found;
+    CHECK(test::dump_diagnostic(*got) == test::dump_diagnostic(*want));
+  }
+  CHECK(found > 500);
+}
+
+TEST_CASE("a keystroke in a non-ASCII transcript with invalid bytes re-checks as a full check does",
+          "[recheck]") {
+  // One non-ASCII character at the top: the ASCII prefix the parser records ends there, so the
+  // whole text after it was decoded again on every keystroke. With invalid bytes far from
+  // the edit the result must still be the full check's.
+  bench::TranscriptOptions options;
+  options.target_bytes = 128 * 1024;
+  const std::string body = bench::generate_transcript(options);
+  for (const std::string& text : {"caf\xC3\xA9\n\n" + body, "caf\xC3\xA9\n\n" + body + "\n\xFF\n",
+                                  "\xFF caf\xC3\xA9\n\n" + body}) {
+    const size_t middle = text.find('\n', text.size() / 2) + 1;
+    for (const std::string& typed :
+         {std::string("x"), std::string("\xC3\xA9"), std::string("\xE2\x80"), std::string("\n")}) {
+      const std::string next = text.substr(0, middle) + typed + text.substr(middle);
+      const CheckedDocument old = check_document(text, keeping());
+      const Recheck r = recheck_document(text, old, next, keeping());
+      CHECK(r.incremental);
+      CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next, keeping())));
+    }
+  }
 }
