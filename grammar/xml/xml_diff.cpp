@@ -106,23 +106,34 @@ void DiffReader::line(std::string_view line, ByteRange here, size_t next) {
       out_.problems.push_back({here, "REPLACE marker without the `=======` divider before it",
                                "Write `=======` between the SEARCH and the REPLACE text"});
     else if (part_ == Part::replace) {
-      // A second divider is replacement text (Cline reads it so too).
-      if (first_ == npos) first_ = here.begin;
-      last_end_ = here.end;
+      add_section_line(here); // a second divider is replacement text (Cline reads it so too)
     }
   } else if (part_ != Part::outside) {
     if (part_ == Part::search_head) part_ = Part::search;
-    if (first_ == npos) first_ = here.begin;
-    last_end_ = here.end;
+    add_section_line(here);
   }
 }
 
+// A blank last line is not the section's for sure: the diff's value loses one final line
+// break (raw_value), so a diff that ends right after it (unclosed at the end of input, or
+// closed inside a block) ends the section before it.
+void DiffReader::add_section_line(ByteRange here) {
+  const bool blank = here.begin == here.end;
+  if (first_ == npos) {
+    first_ = here.begin;
+    sure_end_ = blank ? npos : here.end;
+  } else {
+    sure_end_ = blank ? last_end_ : here.end;
+  }
+  last_end_ = here.end;
+}
+
 std::optional<DiffReader::Open> DiffReader::open() const {
-  if (part_ == Part::outside || first_ == npos) return std::nullopt;
+  if (part_ == Part::outside || first_ == npos || sure_end_ == npos) return std::nullopt;
   return Open{static_cast<uint32_t>(out_.blocks.size()),
               marker_line_,
               part_ == Part::replace,
-              {first_, last_end_}};
+              {first_, sure_end_}};
 }
 
 ParsedDiff DiffReader::finish(ByteRange range) {

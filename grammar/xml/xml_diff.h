@@ -60,6 +60,8 @@ private:
   enum class Part : uint8_t { outside, search_head, search, replace };
   // Keeps the block being read, unfinished at `at`, with the text it has.
   void cut(size_t at);
+  // A line of the open section (its range).
+  void add_section_line(ByteRange here);
 
   ParsedDiff out_;
   Part part_ = Part::outside;
@@ -67,6 +69,9 @@ private:
   // The lines of the open section: its first line's start (npos: none yet), its last line's
   // end, and where it is empty when it has no line.
   size_t first_ = npos, last_end_ = 0, section_at_ = 0;
+  // The end of the section's lines that are its text for sure (npos: none yet): a blank last
+  // line is held back (see add_section_line).
+  size_t sure_end_ = npos;
   uint32_t lines_ = 0, marker_line_ = 0;
 };
 

@@ -106,6 +106,8 @@ CASES = [
      "<insert_content>\n<path>a.txt</path>\n<line>3</line>\n<content>\nnew line\n</content>\n</insert_content>\n"),
     ("two tool calls in one message are two blocks",
      "<read_file>\n<path>a.txt</path>\n</read_file>\n\n<execute_command>\n<command>cat a.txt | wc -l</command>\n</execute_command>\n"),
+    ("replace_in_file cut off in its SEARCH text after a blank line: the diff's final line break is not text, nor is that line",
+     "<replace_in_file>\n<path>a.txt</path>\n<diff>\n------- SEARCH\nold line\n\n"),
     ("write_to_file content holding </content> (an Atom feed): it runs to the last </content>, as Cline reads it",
      "<write_to_file>\n<path>feed.xml</path>\n<content>\n<feed>\n  <entry>\n    <content type=\"html\">Hello</content>\n  </entry>\n</feed>\n</content>\n</write_to_file>\n"),
     ("write_to_file content holding </content> with text after it on its line: content, up to the last </content>",
