@@ -225,6 +225,8 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           cur_.value.end = line.begin + lt;
           if (cur_.param) children_.push_back(cur_);
           in_param_ = false;
+          // A value taken up again: the whole lines before this closing tag are its for sure.
+          if (last_close_ != npos) value_lines_end_ = std::max(value_lines_end_, unsure_end_);
           reopenable_ = reads_to_last_close();
           last_close_ = npos;
           cur_line_end_ = line.number;
@@ -281,7 +283,9 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
       }
       if (!ended) { // the value goes on
         if (pos == 0 && value_lines_begin_ != npos) {
-          value_lines_end_ = line.end;
+          // (In a value taken up again, a line is the value's only once another closing tag
+          // follows it: the directive may end first, the value at the last one.)
+          (last_close_ != npos ? unsure_end_ : value_lines_end_) = line.end;
           if (cur_.param->kind == xml::ValueKind::diff)
             diff_lines_.line(t, {line.begin, line.end}, line.next);
         }
@@ -380,12 +384,14 @@ void XmlParser::reopen(const LineRef& line, ParseContext& ctx, size_t pos) {
   last_close_ = children_.back().value.end;
   children_.pop_back(); // cur_ is that child
   in_param_ = true;
+  unsure_end_ = value_lines_end_;
   if (pos == 0 && value_lines_begin_ != npos) {
-    // Streamed: the lines since the closing tag's (it included) are whole lines of the value.
+    // Streamed: the lines since the closing tag's (it included) are whole lines of the value,
+    // once another closing tag follows.
     size_t end = line.begin;
     if (end > 0 && ctx.text[end - 1] == '\n') --end;
     if (end > 0 && ctx.text[end - 1] == '\r') --end;
-    value_lines_end_ = std::max(value_lines_end_, end);
+    unsure_end_ = std::max(unsure_end_, end);
   }
 }
 

@@ -111,6 +111,9 @@ private:
   // ends if the directive ends before another (npos otherwise).
   size_t last_close_ = npos;
   uint32_t cur_line_end_ = 0; // the line of the value's closing tag (while reopenable_)
+  // While a value taken up again is read: the end of its whole lines so far, which become the
+  // streamed value's (value_lines_end_) only when another closing tag follows them.
+  size_t unsure_end_ = 0;
   // The current `<diff>`'s lines so far, when it is streamed.
   xml::DiffReader diff_lines_;
 };

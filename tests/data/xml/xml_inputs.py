@@ -114,6 +114,8 @@ CASES = [
      "<write_to_file>\n<path>docs/cline.md</path>\n<content>\nClose it with </content> and go on.\nMore text.\n</content>\n<line_count>2</line_count>\n</write_to_file>\n"),
     ("write_to_file: a line of text after a line ending in </content> ends the directive (Cline would read on to the last </content>)",
      "<write_to_file>\n<path>docs/cline.md</path>\n<content>\nA line.\n</content>\nMore text.\n</content>\n</write_to_file>\n"),
+    ("write_to_file: </content>, a tag line, then the end: the content ends at its last </content>, as streamed",
+     "<write_to_file>\n<path>a.txt</path>\n<content>\nx\n</content>\n</Write_to_file>\n"),
     ("write_to_file: </content>, prose, no </write_to_file>: UNCLOSED_BLOCK, the content ends at its last </content>",
      "<write_to_file>\n<path>a.txt</path>\n<content>\nhello\n</content>\nI wrote the file.\n"),
     ("write_to_file: </content>, prose, no </write_to_file>, then a NESL block: the block is not swallowed",
