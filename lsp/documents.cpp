@@ -8,7 +8,6 @@
 
 #include "diagnostics/json_text.h"
 
-#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -102,21 +101,6 @@ DocumentText DocumentText::with_edit(ByteRange range, std::string_view text) con
   doc.origin = {
       TextOrigin::next_id(), origin.id, {range.begin, range.end, range.begin + text.size()}};
   return doc;
-}
-
-uint64_t TextOrigin::next_id() {
-  static std::atomic<uint64_t> last{0};
-  return last.fetch_add(1, std::memory_order_relaxed) + 1;
-}
-
-// In b's coordinates the two changed spans are [first.begin, first.new_end) and
-// [second.begin, second.old_end); their hull maps back to a (before `first`) and on to c (after
-// `second`) by the lengths each change added.
-TextChange compose_changes(const TextChange& first, const TextChange& second) {
-  const size_t begin = std::min(first.begin, second.begin);
-  const size_t end_in_b = std::max(first.new_end, second.old_end);
-  return {begin, end_in_b - first.new_end + first.old_end,
-          end_in_b - second.old_end + second.new_end};
 }
 
 DocumentText DocumentText::from(std::string text) {

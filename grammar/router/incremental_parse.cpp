@@ -60,42 +60,32 @@ template <typename Element> bool refers_within(const Element& element, size_t fi
 } // namespace
 
 TextChange find_change(std::string_view old_text, std::string_view new_text) {
-  const size_t common = std::min(old_text.size(), new_text.size());
-  // Page-sized memcmp steps first: editors send one keystroke in megabytes of unchanged text.
+  return complete_change(old_text, new_text, {0, old_text.size(), new_text.size()});
+}
+
+// find_change's answer is unique (the longest common prefix, then the longest common suffix
+// that does not overlap it), so it can be grown from any change known to cover the difference:
+// the prefix runs on from known.begin (bytes before it are equal), the suffix from the known
+// common tail. Page-sized memcmp steps first: with nothing known (find_change), an editor's
+// keystroke leaves megabytes of equal text on each side.
+TextChange complete_change(std::string_view old_text, std::string_view new_text, TextChange known) {
   constexpr size_t kStep = 4096;
+  const size_t common = std::min(old_text.size(), new_text.size());
   const char* a = old_text.data();
   const char* b = new_text.data();
-  size_t prefix = 0;
+  size_t prefix = std::min(known.begin, common);
   while (prefix + kStep <= common && std::memcmp(a + prefix, b + prefix, kStep) == 0)
     prefix += kStep;
   while (prefix < common && a[prefix] == b[prefix])
     ++prefix;
   const size_t max_suffix = common - prefix;
+  const size_t known_tail = old_text.size() - std::min(known.old_end, old_text.size());
+  size_t suffix = std::min(known_tail, max_suffix);
   const char* a_end = a + old_text.size();
   const char* b_end = b + new_text.size();
-  size_t suffix = 0;
   while (suffix + kStep <= max_suffix &&
          std::memcmp(a_end - suffix - kStep, b_end - suffix - kStep, kStep) == 0)
     suffix += kStep;
-  while (suffix < max_suffix &&
-         a_end[-1 - static_cast<ptrdiff_t>(suffix)] == b_end[-1 - static_cast<ptrdiff_t>(suffix)])
-    ++suffix;
-  return {prefix, old_text.size() - suffix, new_text.size() - suffix};
-}
-
-// find_change's answer is unique (the longest common prefix, then the longest common suffix
-// that does not overlap it), so it can be grown from the known one: the prefix runs on from
-// known.begin (bytes before it are equal), the suffix starts at the known common tail.
-TextChange complete_change(std::string_view old_text, std::string_view new_text, TextChange known) {
-  const size_t common = std::min(old_text.size(), new_text.size());
-  size_t prefix = std::min(known.begin, common);
-  while (prefix < common && old_text[prefix] == new_text[prefix])
-    ++prefix;
-  const size_t max_suffix = common - prefix;
-  const size_t known_tail = old_text.size() - std::min(known.old_end, old_text.size());
-  size_t suffix = std::min(known_tail, max_suffix);
-  const char* a_end = old_text.data() + old_text.size();
-  const char* b_end = new_text.data() + new_text.size();
   while (suffix < max_suffix &&
          a_end[-1 - static_cast<ptrdiff_t>(suffix)] == b_end[-1 - static_cast<ptrdiff_t>(suffix)])
     ++suffix;

@@ -227,9 +227,9 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           in_param_ = false;
           // A value taken up again: the whole lines before this closing tag are its for sure.
           if (last_close_ != npos) value_lines_end_ = std::max(value_lines_end_, unsure_end_);
-          reopenable_ = reads_to_last_close();
+          reopenable_ = cur_.param && cur_.param->to_last_close;
           last_close_ = npos;
-          cur_line_end_ = line.number;
+          close_line_ = line.number;
           pos = tag.end;
           ended = true;
           break;
@@ -299,7 +299,7 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
     xml::Tag tag;
     const bool at_tag = t[pos] == '<' && xml::read_tag(t, pos, tag);
     if (reopenable_) {
-      // After write_to_file's </content>: a parameter, the directive's end (or another tool's
+      // After such a value's closing tag: a parameter, the directive's end (or another tool's
       // tag, handled below) keep the value closed; other text on the closing tag's line, or a
       // later line's other tag (the markup of an XML or HTML file), is file content. A later
       // line of text is not: the directive lacks its end and prose follows (as before).
@@ -308,7 +308,7 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           (tag.closing ? closes_directive(tag.name) || xml::find_tool(tag.name)
                        : xml::find_param(*tool_, tag.name) ||
                              (pos == 0 && (xml::find_tool(tag.name) || xml::near_tool(tag.name))));
-      const bool content = !keeps_closed && (at_tag || line.number == cur_line_end_);
+      const bool content = !keeps_closed && (at_tag || line.number == close_line_);
       reopenable_ = false;
       if (content) {
         reopen(line, ctx, pos);
@@ -374,10 +374,6 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
     declined_ = true;
     return;
   }
-}
-
-bool XmlParser::reads_to_last_close() const {
-  return cur_.param && tool_->name == "write_to_file" && cur_.param->tag == "content";
 }
 
 void XmlParser::reopen(const LineRef& line, ParseContext& ctx, size_t pos) {

@@ -80,8 +80,6 @@ private:
   void add_param(ParseContext& ctx, Command& c, std::string_view name, const Child& child);
   void add_diff_commands(ParseContext& ctx, Block& b, const Child* path, const Child* diff);
   void report(ParseContext& ctx, Diagnostic d);
-  // A value that ends at its last closing tag (write_to_file's <content>, see reopenable_).
-  bool reads_to_last_close() const;
   // Takes the value closed last (reopenable_) up again at byte `pos` of `line`: its closing tag
   // and what followed it were file content.
   void reopen(const LineRef& line, ParseContext& ctx, size_t pos);
@@ -102,15 +100,16 @@ private:
   // The current child's value as whole lines (see open_value()): the first byte of its first
   // line (npos: not streamed), and the end of the text of its last complete line so far.
   size_t value_lines_begin_ = npos, value_lines_end_ = npos;
-  // write_to_file's <content> was just closed by its own closing tag (cur_ still describes it,
-  // the last of children_). Cline and Roo read that value up to the LAST `</content>` before
+  // A value read to its last closing tag (ToolParam::to_last_close: write_to_file's
+  // <content>) was just closed by its own closing tag (cur_ still describes it, the last of
+  // children_). Cline and Roo read that value up to the LAST `</content>` before
   // the directive's end (a file may hold the tag: an Atom feed, a page about Cline), so until a
   // parameter or the directive's end follows, anything else takes the value up again.
   bool reopenable_ = false;
   // While a value taken up again is read: where its last closing tag was, which is where it
   // ends if the directive ends before another (npos otherwise).
   size_t last_close_ = npos;
-  uint32_t cur_line_end_ = 0; // the line of the value's closing tag (while reopenable_)
+  uint32_t close_line_ = 0; // the line of the value's closing tag (while reopenable_)
   // While a value taken up again is read: the end of its whole lines so far, which become the
   // streamed value's (value_lines_end_) only when another closing tag follows them.
   size_t unsure_end_ = 0;

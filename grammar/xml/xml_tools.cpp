@@ -10,7 +10,7 @@ namespace {
 
 // Cline's newer tools all accept a `task_progress` checklist; it is the tool's own.
 constexpr ToolParam kWriteParams[] = {{"path", "path", ValueKind::trimmed},
-                                      {"content", "content", ValueKind::raw},
+                                      {"content", "content", ValueKind::raw, false, true},
                                       {"line_count", "", ValueKind::trimmed},
                                       {"task_progress", "", ValueKind::raw}};
 constexpr ToolParam kDiffParams[] = {{"path", "path", ValueKind::trimmed},

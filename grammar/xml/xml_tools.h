@@ -23,6 +23,9 @@ struct ToolParam {
   std::string_view catalog; // the catalog parameter it becomes; empty: the tool's own (dropped)
   ValueKind kind = ValueKind::trimmed;
   bool required = false; // checked by the parser only when the tool has no catalog action
+  // The value ends at its LAST closing tag before the directive's end, not its first (Cline's
+  // and Roo's reading of write_to_file's content: a file may hold the tag).
+  bool to_last_close = false;
 };
 
 struct Tool {
