@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 
@@ -278,7 +279,18 @@ public:
   // The open block's value whose lines are arriving, when its grammar knows value lines (an
   // optional `open_value(doc)`, see OpenValue).
   std::optional<OpenValue> open_value() const {
+    // A streaming session asks after every line-completing read (at 64-byte reads, most of
+    // them in prose): the routing mode already says when no block is open.
+    if (mode_ == Mode::prose) return std::nullopt;
     std::optional<OpenValue> value;
+    if (mode_ == Mode::dialect) { // the open block's grammar is known: no grammar asked in turn
+      for_each_grammar(grammars_, [&](const auto& g) {
+        using G = std::remove_cvref_t<decltype(g)>;
+        if constexpr (requires { g.open_value(doc_); })
+          if (G::info.id == open_) value = g.open_value(doc_);
+      });
+      return value;
+    }
     for_each_grammar(grammars_, [&](const auto& g) {
       if constexpr (requires { g.open_value(doc_); })
         if (!value && g.in_block()) value = g.open_value(doc_);
@@ -691,8 +703,9 @@ struct DocumentParser::State {
   LineRouter router;
   LineIndex lines;
   size_t consumed = 0;
+  size_t indexed = 0; // the bytes the line index has been given (see feed)
   uint32_t line_number = 0;
-  size_t non_ascii = std::string_view::npos; // first byte >= 0x80 fed so far
+  size_t non_ascii = std::string_view::npos; // first byte >= 0x80 indexed so far
   bool finished = false;
 };
 
@@ -707,17 +720,25 @@ DocumentParser& DocumentParser::operator=(DocumentParser&&) noexcept = default;
 void DocumentParser::feed(std::string_view chunk) {
   State& s = *state_;
   if (s.finished || chunk.empty()) return;
-  const size_t indexed = s.text.size(); // the incomplete last line is indexed already
   s.text.append(chunk);
-  s.consumed = route_complete_lines(s.text.view(), s.consumed, indexed, &s.line_number, s.router,
+  // A chunk without a line break completes no line: it is only stored, and indexed with the
+  // chunk that ends its line (a quarter of a transcript's 64-byte reads; the index and the
+  // routing each cost a call's setup, whatever the bytes).
+  if (std::memchr(chunk.data(), '\n', chunk.size()) == nullptr) return;
+  s.consumed = route_complete_lines(s.text.view(), s.consumed, s.indexed, &s.line_number, s.router,
                                     s.lines, &s.non_ascii);
-  s.lines.set_ascii_prefix(std::min(s.non_ascii, s.text.size()));
+  s.indexed = s.text.size();
+  s.lines.set_ascii_prefix(std::min(s.non_ascii, s.indexed));
 }
 
 ParsedDocument DocumentParser::finish() {
   State& s = *state_;
   if (s.finished) return {};
   s.finished = true;
+  if (s.indexed < s.text.size()) { // the last line's bytes fed since its start was indexed
+    s.lines.append(s.text.view().substr(s.indexed), s.indexed, &s.non_ascii);
+    s.indexed = s.text.size();
+  }
   route_last_line(s.text.view(), s.consumed, s.line_number, s.router);
   ParsedDocument doc = s.router.finish(s.text.view(), s.lines.line_count());
   s.lines.set_ascii_prefix(std::min(s.non_ascii, s.text.size()));
@@ -744,6 +765,16 @@ std::optional<OpenValue> DocumentParser::open_value() const {
 
 const std::vector<ResumePoint>& DocumentParser::resume_points_so_far() const {
   return state_->router.doc().resume_points;
+}
+
+void DocumentParser::take_blocks(size_t begin, size_t end, std::vector<Block>* out) {
+  ParsedDocument& doc = state_->router.doc();
+  const size_t final_blocks = doc.resume_points.empty() ? 0 : doc.resume_points.back().blocks;
+  end = std::min(end, final_blocks); // (never the open block, nor one a grammar may still end)
+  if (begin >= end) return;
+  out->insert(out->end(),
+              std::make_move_iterator(doc.blocks.begin() + static_cast<ptrdiff_t>(begin)),
+              std::make_move_iterator(doc.blocks.begin() + static_cast<ptrdiff_t>(end)));
 }
 
 uint32_t DocumentParser::complete_lines() const {

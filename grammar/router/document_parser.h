@@ -36,6 +36,13 @@ public:
   const std::vector<Block>& blocks_so_far() const;
   const std::vector<Diagnostic>& diagnostics_so_far() const;
   const std::vector<ResumePoint>& resume_points_so_far() const;
+  // Moves blocks [begin, end) of blocks_so_far() to the end of `*out`, for a caller that is done
+  // parsing them: `end` must not pass the last resume point's count (the blocks before it are
+  // final and the parse reads no more of them than their positions, which the moved-from
+  // blocks left in their places keep; their ids and commands are gone). Their commands stay in
+  // the parser's arena: `*out` must not outlive the parser. Saves `blockls stream` a deep copy
+  // of every block (its commands and parameters on the heap, then freed).
+  void take_blocks(size_t begin, size_t end, std::vector<Block>* out);
   // The line starts of the text fed so far (up to its last line break; valid until the next
   // feed), and its ASCII prefix (LineIndex::ascii_prefix): a caller that indexes the text up to
   // a resume point copies them from here.

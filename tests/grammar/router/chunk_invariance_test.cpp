@@ -130,3 +130,56 @@ TEST_CASE("complete_lines counts the lines a feed completes; a feed without a br
   CHECK(parser.complete_lines() == 5);
   CHECK(parser.resume_points_so_far().size() == 1);
 }
+
+TEST_CASE("a feed without a line break is indexed with the feed that ends its line", "[router]") {
+  // (DocumentParser::feed leaves such a chunk to the next one that completes a line: the ASCII
+  // prefix it reports must not count the bytes not looked at yet.)
+  DocumentParser parser;
+  parser.feed("ab\n");
+  CHECK(parser.lines_so_far().ascii_prefix() == 3);
+  parser.feed("c\xC3\xA9"); // no break: stored only
+  CHECK(parser.complete_lines() == 1);
+  CHECK(parser.lines_so_far().line_count() == 2);
+  CHECK(parser.lines_so_far().ascii_prefix() <= 4);
+  parser.feed("d\ne");
+  CHECK(parser.complete_lines() == 2);
+  CHECK(parser.lines_so_far().line_count() == 3);
+  CHECK(parser.lines_so_far().line_start(2) == 8);
+  CHECK(parser.lines_so_far().ascii_prefix() == 4); // the first byte of "é"
+  parser.feed("\xE2\x82\xAC");                      // the last line, unbroken: indexed by finish()
+  const blockls::ParsedDocument doc = parser.finish();
+  CHECK(doc.lines.line_count() == 3);
+  CHECK(doc.lines.ascii_prefix() == 4);
+
+  DocumentParser tail;
+  tail.feed("one\n");
+  tail.feed("tw\xC3\xB6"); // the non-ASCII byte only in the unbroken last line
+  CHECK(tail.finish().lines.ascii_prefix() == 6);
+}
+
+TEST_CASE("blocks taken from the parse as they settle equal the one-shot parse's", "[router]") {
+  // `blockls stream` moves each settled part's blocks out of the parse (take_blocks) rather
+  // than copying them: the parse must go on as if they were still there.
+  std::mt19937 rng(20261127);
+  for (const test::NamedInput& input : test::all_inputs()) {
+    INFO(input.name);
+    const nlohmann::json expected = test::dump(input.text, parse_document(input.text));
+    DocumentParser parser;
+    std::vector<blockls::Block> taken;
+    const std::string& text = input.text;
+    for (size_t pos = 0; pos < text.size();) {
+      const size_t n = std::uniform_int_distribution<size_t>(1, 80)(rng);
+      parser.feed(std::string_view(text).substr(pos, n));
+      pos += n;
+      const std::vector<blockls::ResumePoint>& points = parser.resume_points_so_far();
+      // Past the last resume point: take_blocks keeps the blocks a grammar may still end.
+      parser.take_blocks(taken.size(), parser.blocks_so_far().size(), &taken);
+      CHECK(taken.size() == (points.empty() ? 0 : points.back().blocks));
+    }
+    blockls::ParsedDocument doc = parser.finish();
+    REQUIRE(doc.blocks.size() >= taken.size());
+    for (size_t b = 0; b < taken.size(); ++b)
+      doc.blocks[b] = std::move(taken[b]);
+    REQUIRE(test::dump(parser.text(), doc).dump(1) == expected.dump(1));
+  }
+}
