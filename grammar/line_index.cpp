@@ -52,13 +52,18 @@ size_t LineIndex::append_starts(Starts<T>& starts, const char* data, size_t size
       if (high != 0 && found_high == std::string_view::npos)
         found_high = pos + first_high_byte(data + pos, kBlock);
       const size_t next = base + pos + 1; // the start after a "\n" at block byte 0
-      for (int i = 0; i < 4; ++i) {       // a slot is kept only when its bit exists
-        // (bit 63 forced on: no test for an empty mask, which std::countr_zero would branch on)
-        *out =
+      // Slot i holds the i-th set bit, written whether or not it exists (bit 63 forced on: no
+      // test for an empty mask, which std::countr_zero would branch on); the slots' addresses
+      // are fixed, and `out` moves once per block by the number of slots kept, so no store
+      // waits for the test of the bit before it.
+      size_t kept_slots = 0;
+      for (int i = 0; i < 4; ++i) {
+        out[i] =
             static_cast<T>(next + static_cast<size_t>(__builtin_ctzll(mask | (uint64_t{1} << 63))));
-        out += mask != 0;
+        kept_slots += mask != 0;
         mask &= mask - 1;
       }
+      out += kept_slots;
       while (mask != 0) { // more than four line breaks in the block (blank lines)
         *out++ = static_cast<T>(next + static_cast<size_t>(__builtin_ctzll(mask)));
         mask &= mask - 1;

@@ -86,7 +86,7 @@ public:
     return false;
   }
 
-  // Takes heredoc body lines from the cursor's current line on (see LineRouter::take_run);
+  // Takes heredoc body lines from the cursor's current line on (see LineRouter::dialect_lines);
   // false when the cursor ran out of lines.
   template <typename Cursor>
   bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {

@@ -114,81 +114,32 @@ public:
     doc_.arena = std::make_unique<Arena>();
   }
 
-  // The common lines, taken in runs without the general routing: prose no dialect can claim,
-  // and the runs the open block's dialect takes (value lines, heredoc bodies). Takes the lines
-  // of `lines` (a line cursor: IndexCursor, ScanningCursor) from its current one on while the
-  // mode allows (a cursor hands out complete lines, so a line's break may be read); each taken
-  // line has exactly the effect on_line() would have. Returns false when the cursor ran out
-  // of lines (or its caller ended the loop), true when it stopped at a line the run did not
-  // take (then fast_line() and, failing that, on_line() must route it).
-  template <typename Cursor> bool take_run(std::string_view text, Cursor& lines) {
-    switch (mode_) {
-    case Mode::prose: {
-      size_t last = npos;
-      bool more = true;
-      while (is_plain_line_before_break(text.data() + lines.begin(), lines.end() - lines.begin())) {
-        last = lines.begin();
-        if (!lines.advance()) {
-          more = false;
-          break;
-        }
+  // The lines that need no general routing, from the cursor's current line on, for as long
+  // as there are such lines: the runs and fast lines of prose (take_prose_run(),
+  // prose_fast_line()) and of the open block's dialect (dialect_lines()). Each taken line has
+  // exactly the effect on_line() would have. Returns false when the cursor ran out of lines
+  // (or its caller ended the loop), true when it stopped at a line none of them takes (then
+  // on_line() must route it). A cursor hands out complete lines, so a line's break may be
+  // read.
+  template <typename Cursor> bool take_lines(std::string_view text, Cursor& lines) {
+    for (;;) {
+      switch (mode_) {
+      case Mode::dialect: {
+        // One dispatch on the dialect for all the lines its fast path takes in a row.
+        const RunEnd stop =
+            with_grammar(grammars_, open_, [&](auto& g) { return dialect_lines(g, text, lines); });
+        if (stop != RunEnd::mode_changed) return stop == RunEnd::general_line;
+        break; // the block closed: go on in the new mode
       }
-      if (last != npos) note_prose_line(last);
-      return more;
-    }
-    case Mode::dialect: {
-      const FenceWatch fences{&fence_, fence_watch_};
-      return with_grammar(grammars_, open_,
-                          [&](auto& g) { return g.take_run(text, lines, fences); });
-    }
-    default:
-      return true;
-    }
-  }
-
-  // The lines take_run() did not take that still need no general routing: prose fence lines,
-  // and the lines the open block's dialect takes on its fast path (exact delimiters, plain
-  // assignments, end markers). Each has exactly the effect on_line() would have. Returns
-  // false, having done nothing, for every other line (then on_line() must run). `number`,
-  // `begin`/`end`/`next` as in LineRef; the line has its break. Out of line, so that the hot
-  // loop stays small.
-  [[gnu::noinline]] bool fast_line(std::string_view text, uint32_t number, size_t begin, size_t end,
-                                   size_t next) {
-    const std::string_view t(text.data() + begin, end - begin);
-    switch (mode_) {
-    case Mode::prose: {
-      const size_t lead = blank_run(t.data(), t.data() + t.size());
-      if (lead < t.size()) {
-        const unsigned char c = static_cast<unsigned char>(t[lead]);
-        if ((c == '`' || c == '~') && ProseFilter::plain_end(t.back())) {
-          // A fence line no dialect claims (nor, indented, a TELT delimiter; nor a line on
-          // which a start may follow text, such as inline code and then a directive).
-          fence_.observe(t);
-        } else if (!is_plain_after_blanks(t, lead)) {
-          return false;
-        }
+      case Mode::prose:
+        if (!take_prose_run(text, lines)) return false;
+        if (!prose_fast_line(text, lines.begin(), lines.end())) return true;
+        if (!lines.advance()) return false;
+        break;
+      case Mode::general:
+        return true;
       }
-      note_prose_line(begin);
-      return true;
     }
-    case Mode::dialect: {
-      const LineRef line{number, begin, end, next, t, true};
-      ParseContext ctx{text, &doc_, fence_.open()};
-      const FenceWatch fences{&fence_, fence_watch_};
-      const FastLine r = with_grammar(
-          grammars_, open_, [&](auto& g) { return g.fast_line(text, line, ctx, fences); });
-      if (r == FastLine::not_taken) return false;
-      if (r == FastLine::closed) {
-        after_line(line);
-        update_mode();
-        after_routed_line(text); // the block closed
-      }
-      return true;
-    }
-    case Mode::general:
-      break;
-    }
-    return false;
   }
 
   // Any line, by the full rules.
@@ -312,8 +263,77 @@ public:
 private:
   static constexpr size_t npos = std::string_view::npos;
 
-  // What take_run() and fast_line() may take on: set after every on_line() (the lines they
-  // take change nothing it depends on, or they set it themselves). `dialect`: the open
+  // Why dialect_lines() ended its loop.
+  enum class RunEnd : uint8_t {
+    no_more_lines, // the cursor ran out of lines (or its caller ended the loop)
+    general_line,  // at a line the fast path does not take: on_line() must route it
+    mode_changed,  // after a line that closed the block (the cursor is on the next line)
+  };
+
+  // The lines the open block's grammar `g` takes without the general routing, from the
+  // cursor's current line on: its runs (value lines, heredoc bodies: take_run), then, at the
+  // line a run stops at, its fast path (exact delimiters, plain assignments, end markers:
+  // fast_line), and so on while it takes lines. The grammar is known here, so the loop holds
+  // no dispatch on the mode or the dialect per line.
+  template <typename G, typename Cursor>
+  RunEnd dialect_lines(G& g, std::string_view text, Cursor& lines) {
+    const FenceWatch fences{&fence_, fence_watch_}; // fixed until the block closes
+    for (;;) {
+      if (!g.take_run(text, lines, fences)) return RunEnd::no_more_lines;
+      const LineRef line = lines.line();
+      ParseContext ctx{text, &doc_, fence_.open()};
+      const FastLine r = g.fast_line(text, line, ctx, fences);
+      if (r == FastLine::not_taken) return RunEnd::general_line;
+      if (r == FastLine::closed) {
+        after_line(line);
+        update_mode();
+        after_routed_line(text); // the block closed
+        return lines.advance() ? RunEnd::mode_changed : RunEnd::no_more_lines;
+      }
+      if (!lines.advance()) return RunEnd::no_more_lines;
+    }
+  }
+
+  // Prose no dialect can claim, taken in a run that keeps its state in registers. Returns
+  // false when the cursor ran out of lines, true when it stopped at a line the run did not
+  // take (then prose_fast_line() and, failing that, on_line() must route it).
+  template <typename Cursor> bool take_prose_run(std::string_view text, Cursor& lines) {
+    size_t last = npos;
+    bool more = true;
+    while (is_plain_line_before_break(text.data() + lines.begin(), lines.end() - lines.begin())) {
+      last = lines.begin();
+      if (!lines.advance()) {
+        more = false;
+        break;
+      }
+    }
+    if (last != npos) note_prose_line(last);
+    return more;
+  }
+
+  // A prose line the run did not take that still needs no general routing: a fence line no
+  // dialect claims, or a line whose first non-blank byte begins nothing. Returns false, having
+  // done nothing, for every other line (then on_line() must run). The line [begin, end) has
+  // its break. Out of line, so that the hot loop stays small.
+  [[gnu::noinline]] bool prose_fast_line(std::string_view text, size_t begin, size_t end) {
+    const std::string_view t(text.data() + begin, end - begin);
+    const size_t lead = blank_run(t.data(), t.data() + t.size());
+    if (lead < t.size()) {
+      const unsigned char c = static_cast<unsigned char>(t[lead]);
+      if ((c == '`' || c == '~') && ProseFilter::plain_end(t.back())) {
+        // A fence line no dialect claims (nor, indented, a TELT delimiter; nor a line on
+        // which a start may follow text, such as inline code and then a directive).
+        fence_.observe(t);
+      } else if (!is_plain_after_blanks(t, lead)) {
+        return false;
+      }
+    }
+    note_prose_line(begin);
+    return true;
+  }
+
+  // What take_lines() may take on: set after every on_line() (the lines it takes change
+  // nothing it depends on, or they set it themselves). `dialect`: the open
   // block's grammar (open_) has a fast path for its state.
   enum class Mode : uint8_t { general, prose, dialect };
 
@@ -493,7 +513,7 @@ private:
   bool open_block_fenced_ = false;
   bool busy_ = false; // after the last line: a block open or a header pending
   uint32_t base_blocks_ = 0, base_diagnostics_ = 0; // counts before a resume point
-  // fast_line() state, from update_mode().
+  // take_lines() state, from update_mode().
   Mode mode_ = Mode::general;
   Dialect open_ = Dialect::none; // the open block's dialect (in Mode::dialect)
   bool fence_watch_ = false;     // the open block's fence is open and its closer not yet seen
@@ -541,7 +561,7 @@ private:
   uint64_t mask_ = 0;
 };
 
-// A line cursor (what route_lines() and LineRouter::take_run() move through the text): the
+// A line cursor (what route_lines() and LineRouter::take_lines() move through the text): the
 // complete line [begin(), end()) (its break excluded) whose "\n" is at next() - 1.
 // advance() ends the current line and moves to the next complete line; it returns false when
 // there is none, or when the loop must end (begin() is then the first byte not routed).
@@ -650,12 +670,10 @@ template <typename Cursor>
 void route_lines(std::string_view text, LineRouter& router, Cursor& lines) {
   if (!lines.start()) return;
   do {
-    if (!router.take_run(text, lines)) return;
     // (A fast line that ends a block tells the router so itself: no other can close one.)
-    if (!router.fast_line(text, lines.number(), lines.begin(), lines.end(), lines.next())) {
-      router.on_line(text, lines.line());
-      router.after_routed_line(text);
-    }
+    if (!router.take_lines(text, lines)) return;
+    router.on_line(text, lines.line());
+    router.after_routed_line(text);
   } while (lines.advance());
 }
 

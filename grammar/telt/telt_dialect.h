@@ -71,7 +71,7 @@ public:
   }
 
   // Takes the value lines that cannot be syntax from the cursor's current line on (see
-  // LineRouter::take_run); false when the cursor ran out of lines.
+  // LineRouter::dialect_lines); false when the cursor ran out of lines.
   template <typename Cursor>
   bool take_run(std::string_view text, Cursor& lines, const FenceWatch& fences) {
     if (mode_ != Mode::value) return true;

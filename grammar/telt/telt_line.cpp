@@ -94,8 +94,23 @@ size_t syntax_end(std::string_view line) {
   return end;
 }
 
+namespace {
+
+// True when `line` (which begins with `#!`) has `telt`, in any case, after the `#!` and any
+// blanks: what every start line, canonical or near miss, has (the test of the near misses
+// below, on the whole line). The other directives (`#!nesl [...]`, `#!end_k7m`, ...) fail it
+// here, before the line's comment is looked for.
+bool has_telt_word(std::string_view line) {
+  const size_t i = skip_spaces(line, 2);
+  return line.size() - i >= 4 && lower(line[i]) == 't' && lower(line[i + 1]) == 'e' &&
+         lower(line[i + 2]) == 'l' && lower(line[i + 3]) == 't';
+}
+
+} // namespace
+
 std::optional<StartLine> parse_start(std::string_view line) {
   if (line.size() < 2 || line[0] != '#' || line[1] != '!') return std::nullopt;
+  if (!has_telt_word(line)) return std::nullopt;
   StartLine start;
   start.body_end = syntax_end(line);
   const std::string_view body = line.substr(0, start.body_end);
