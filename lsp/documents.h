@@ -25,6 +25,11 @@ struct DocumentText {
   PositionMapper mapper(PositionEncoding encoding) const { return {*text, *lines, encoding}; }
 };
 
+// Keeps buffers for the next versions of a text of about `bytes` bytes (of 256 KiB and more),
+// written once: the keystrokes after a document's open then copy its text into mapped pages
+// (the open's text and the analysis holding it are freed only after the first keystroke).
+void stock_text_buffers(size_t bytes);
+
 // Applies `changes` (TextDocumentContentChangeEvent[]) in order to `current`. On the first
 // invalid change returns false with `error` naming it; `current` is then untouched.
 bool apply_content_changes(const DocumentText& current, const json& changes,

@@ -4,6 +4,7 @@
 #include "lsp/protocol.h"
 
 #include <catch2/catch.hpp>
+#include <sys/resource.h>
 
 using namespace blockls;
 using namespace blockls::lsp;
@@ -128,4 +129,53 @@ TEST_CASE("an edit of a large text writes into the buffer of a freed version", "
   CHECK(*fourth.text == "\na" + big.substr(1));
   CHECK(*third.text == big);
   CHECK(fourth.lines->line_count() == 2);
+}
+
+TEST_CASE("a kept text buffer holds a text a few bytes longer than the one it was made for",
+          "[lsp][documents]") {
+  // Typing alternates sizes: a deletion's buffer must serve the next insertion. A size no other
+  // test uses, so that no other kept buffer is a closer fit.
+  std::string big(1024 * 1024 + 4567, 'y');
+  big[0] = '\n';
+  const json insert = json::parse(
+      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"ab"}])");
+  const json erase = json::parse(
+      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":1}},"text":""}])");
+  const DocumentText first = DocumentText::from(big);
+  DocumentText shorter, longer;
+  std::string error;
+  REQUIRE(apply_content_changes(first, erase, PositionEncoding::utf16, &shorter, &error));
+  const char* const freed = shorter.text->data();
+  shorter = {}; // its buffer, made for size - 1 bytes, is kept
+  REQUIRE(apply_content_changes(first, insert, PositionEncoding::utf16, &longer, &error));
+  CHECK(longer.text->data() == freed);
+  CHECK(*longer.text == "\nab" + big.substr(1));
+  CHECK(*first.text == big);
+}
+
+namespace {
+long minor_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return usage.ru_minflt;
+}
+} // namespace
+
+TEST_CASE("stocked text buffers take the first edits of a large text without page faults",
+          "[lsp][documents]") {
+  // 4 MiB (1,024 pages) and a size no other test uses. The opened text is copied into a
+  // buffer with room to spare; two edits kept alive at once, one longer and one shorter, each
+  // copy the text into a buffer written before.
+  std::string big(4 * 1024 * 1024 + 8901, 'z');
+  big[0] = '\n';
+  const DocumentText opened = DocumentText::from(big);
+  CHECK(opened.text->capacity() >= big.size() + big.size() / 64);
+  stock_text_buffers(big.size() + 1);
+  const long before = minor_faults();
+  const DocumentText longer = opened.with_edit({1, 1}, "ab");
+  const DocumentText shorter = opened.with_edit({1, 2}, "");
+  const long faults = minor_faults() - before;
+  CHECK(faults < 256); // a fresh buffer each: ~2,000
+  CHECK(*longer.text == "\nab" + big.substr(1));
+  CHECK(*shorter.text == "\n" + big.substr(2));
 }
