@@ -98,13 +98,20 @@ private:
   std::vector<std::unique_ptr<std::string>> kept_;
 };
 
-// Replaces `range` of doc's text by `text`, and its line index with it. `*owned`: doc's text
-// when the caller's batch of edits made it (not shared yet, so edited in place), else null;
-// set to the new text.
+// Replaces `range` of doc's text by `text`, and its line index with it (or, with
+// `defer_lines`, leaves that to make_lines()). doc's lines are made. `*owned`: doc's text when
+// the caller's batch of edits made it (not shared yet, so edited in place), else null; set to
+// the new text.
 void replace_bytes(DocumentText* doc, std::shared_ptr<std::string>* owned, ByteRange range,
-                   std::string_view text) {
-  doc->lines =
-      std::make_shared<const LineIndex>(edit_line_index(*doc->lines, range.begin, range.end, text));
+                   std::string_view text, bool defer_lines = false) {
+  if (defer_lines) {
+    doc->pending = std::make_shared<const DocumentText::PendingLines>(
+        DocumentText::PendingLines{std::move(doc->lines), range, std::string(text)});
+    doc->lines = nullptr;
+  } else {
+    doc->lines = std::make_shared<const LineIndex>(
+        edit_line_index(*doc->lines, range.begin, range.end, text));
+  }
   if (*owned) {
     (*owned)->replace(range.begin, range.size(), text);
     return;
@@ -122,8 +129,22 @@ void stock_text_buffers(size_t bytes) {
   TextBuffers::stock(bytes, TextBuffers::kMaxKept);
 }
 
+void DocumentText::make_lines() {
+  if (lines || !pending) return;
+  lines = line_index();
+  pending = nullptr;
+}
+
+std::shared_ptr<const LineIndex> DocumentText::line_index() const {
+  if (lines || !pending) return lines;
+  return std::make_shared<const LineIndex>(
+      edit_line_index(*pending->from, pending->range.begin, pending->range.end, pending->text));
+}
+
 DocumentText DocumentText::with_edit(ByteRange range, std::string_view text) const {
   DocumentText doc = *this;
+  doc.lines = line_index();
+  doc.pending = nullptr;
   std::shared_ptr<std::string> owned;
   replace_bytes(&doc, &owned, range, text);
   doc.origin = {
@@ -151,8 +172,10 @@ DocumentText DocumentText::from(std::string text) {
 }
 
 bool apply_content_changes(const DocumentText& current, const json& changes,
-                           PositionEncoding encoding, DocumentText* out, std::string* error) {
+                           PositionEncoding encoding, DocumentText* out, std::string* error,
+                           bool defer_lines) {
   DocumentText doc = current;
+  doc.make_lines(); // (made already, as documented; a copy's are made here otherwise)
   std::shared_ptr<std::string> owned; // doc.text when this batch created it
   // The batch's changes as one span of `current` (unknown after a full-text change).
   std::optional<TextChange> span;
@@ -190,7 +213,7 @@ bool apply_content_changes(const DocumentText& current, const json& changes,
     }
     const TextChange edit{range->begin, range->end, range->begin + text.size()};
     span = span ? compose_changes(*span, edit) : edit;
-    replace_bytes(&doc, &owned, *range, text);
+    replace_bytes(&doc, &owned, *range, text, defer_lines && i + 1 == changes.size());
   }
   if (span_known && span)
     doc.origin = {TextOrigin::next_id(), current.origin.id, *span};

@@ -179,3 +179,46 @@ TEST_CASE("stocked text buffers take the first edits of a large text without pag
   CHECK(*longer.text == "\nab" + big.substr(1));
   CHECK(*shorter.text == "\n" + big.substr(2));
 }
+
+TEST_CASE("a change's line index left to make_lines() is the one made at once",
+          "[lsp][documents]") {
+  const DocumentText doc = DocumentText::from("a\nbb\nccc\n\ndd");
+  // Two changes: the first one's index is made at once (the second's range needs it), the
+  // last one's is left.
+  const json changes = json::parse(
+      R"([{"range":{"start":{"line":1,"character":1},"end":{"line":2,"character":0}},"text":"x\ny\n"},
+          {"range":{"start":{"line":4,"character":0},"end":{"line":4,"character":0}},"text":"\nz"}])");
+  DocumentText eager, deferred;
+  std::string error;
+  REQUIRE(apply_content_changes(doc, changes, PositionEncoding::utf16, &eager, &error));
+  REQUIRE(apply_content_changes(doc, changes, PositionEncoding::utf16, &deferred, &error, true));
+  CHECK(*deferred.text == *eager.text);
+  CHECK(deferred.origin.change.begin == eager.origin.change.begin);
+  CHECK(deferred.origin.change.old_end == eager.origin.change.old_end);
+  CHECK(deferred.origin.change.new_end == eager.origin.change.new_end);
+  REQUIRE(eager.lines);
+  CHECK_FALSE(deferred.lines);
+  const auto same_index = [&](const LineIndex& lines) {
+    REQUIRE(lines.line_count() == eager.lines->line_count());
+    for (uint32_t l = 0; l < lines.line_count(); ++l)
+      CHECK(lines.line_start(l) == eager.lines->line_start(l));
+  };
+  // A copy (the analysis's) gets an index without making the original's, and edits on.
+  const DocumentText copy = deferred;
+  same_index(*copy.line_index());
+  const DocumentText next = copy.with_edit({0, 0}, "\n");
+  CHECK(next.lines->line_count() == eager.lines->line_count() + 1);
+  CHECK_FALSE(deferred.lines);
+  deferred.make_lines();
+  REQUIRE(deferred.lines);
+  CHECK_FALSE(deferred.pending);
+  same_index(*deferred.lines);
+  // A batch applied to a version whose index is still to be made.
+  DocumentText after;
+  REQUIRE(apply_content_changes(
+      copy,
+      json::parse(
+          R"([{"range":{"start":{"line":5,"character":0},"end":{"line":5,"character":1}},"text":""}])"),
+      PositionEncoding::utf16, &after, &error));
+  CHECK(*after.text == "a\nbx\ny\nccc\n\n\ndd");
+}
