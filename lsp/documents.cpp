@@ -19,7 +19,7 @@ namespace {
 // large document copies the whole text into the next version, and a buffer freshly taken from
 // the allocator was written page by page through page faults (at 10 MB a sixth of the
 // server's time per keystroke). A version's text is freed on whichever thread lets go of it
-// last (the disposer, mostly), so the buffers are behind a lock. Only large buffers are kept,
+// last (the worker, mostly), so the buffers are behind a lock. Only large buffers are kept,
 // and at most two: a few times the document's size, held while it is edited. A buffer is made
 // a little larger than its text (1/64th): typing changes the size by a byte or a few each time,
 // and a buffer made for a deletion's text must hold the next insertion's (made to the byte, a
