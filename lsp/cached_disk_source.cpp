@@ -63,6 +63,7 @@ void CachedDiskSource::log_change(const std::string& path) const {
 CachedDiskSource::Entry& CachedDiskSource::record(const std::string& path, const Key& key) const {
   const auto [it, inserted] = index_.try_emplace(path, entries_.size());
   if (inserted) {
+    entry_anchors_.push_back(nullptr);
     Entry& e = entries_.emplace_back();
     e.path = path;
     e.key = key;
@@ -80,6 +81,7 @@ void CachedDiskSource::record(Entry& e, const Key& key) const {
   e.content = {};
   e.has_content = false;
   e.anchor.reset();
+  entry_anchors_[static_cast<size_t>(&e - entries_.data())] = nullptr;
   e.key = key;
 }
 
@@ -161,25 +163,26 @@ uint64_t CachedDiskSource::refresh() {
   // The anchors of the missing paths (few: one per directory written into) and whether each
   // still holds; the last one found is tried first, as paths below one directory come in runs.
   std::vector<std::pair<std::shared_ptr<const Anchor>, bool>> anchors;
+  std::vector<const Anchor*> known; // anchors[k].first.get(): the walks compare these
   size_t last = 0;
   const auto anchor_index = [&](const Anchor* a) {
-    if (last >= anchors.size() || anchors[last].first.get() != a)
-      last = static_cast<size_t>(
-          std::find_if(anchors.begin(), anchors.end(),
-                       [a](const auto& known) { return known.first.get() == a; }) -
-          anchors.begin());
-    return last; // anchors.size() when not there
+    if (last < known.size() && known[last] == a) return last;
+    for (size_t k = 0; k < known.size(); ++k)
+      if (known[k] == a) return last = k;
+    return known.size(); // not there
   };
   uint64_t clears = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     clears = clears_;
-    for (size_t i = 0; i < entries_.size(); ++i) {
-      const Entry& e = entries_[i];
-      if (e.key.exists || !e.anchor)
-        looks.push_back({i, e.path, {}, nullptr});
-      else if (anchor_index(e.anchor.get()) == anchors.size())
-        anchors.emplace_back(e.anchor, false);
+    for (size_t i = 0; i < entry_anchors_.size(); ++i) {
+      const Anchor* const anchor = entry_anchors_[i]; // null: the path exists, or has no anchor yet
+      if (!anchor)
+        looks.push_back({i, entries_[i].path, {}, nullptr});
+      else if (anchor_index(anchor) == known.size()) {
+        anchors.emplace_back(entries_[i].anchor, false);
+        known.push_back(anchor);
+      }
     }
   }
   bool all_hold = true;
@@ -190,11 +193,11 @@ uint64_t CachedDiskSource::refresh() {
   if (!all_hold) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (clears != clears_) return generation_;
-    for (size_t i = 0; i < entries_.size(); ++i) {
-      const Entry& e = entries_[i];
-      if (!e.key.exists && e.anchor) {
-        const size_t a = anchor_index(e.anchor.get());
-        if (a == anchors.size() || !anchors[a].second) looks.push_back({i, e.path, {}, nullptr});
+    for (size_t i = 0; i < entry_anchors_.size(); ++i) {
+      if (const Anchor* const anchor = entry_anchors_[i]) {
+        const size_t a = anchor_index(anchor);
+        if (a == known.size() || !anchors[a].second)
+          looks.push_back({i, entries_[i].path, {}, nullptr});
       }
     }
   }
@@ -223,7 +226,10 @@ uint64_t CachedDiskSource::refresh() {
   for (Look& l : looks) {
     Entry& e = entries_[l.entry];
     record(e, l.now);
-    if (!l.now.exists && e.key == l.now) e.anchor = std::move(l.anchor);
+    if (!l.now.exists && e.key == l.now) {
+      e.anchor = std::move(l.anchor);
+      entry_anchors_[l.entry] = e.anchor.get();
+    }
   }
   return generation_;
 }
@@ -242,6 +248,7 @@ std::optional<std::vector<std::string>> CachedDiskSource::changed_since(uint64_t
 void CachedDiskSource::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   entries_.clear();
+  entry_anchors_.clear();
   index_.clear();
   ++clears_;
   stats_.bytes = 0;

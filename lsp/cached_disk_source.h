@@ -85,6 +85,10 @@ private:
   // memory, not a hash table's nodes) with an index by path. Entries are only ever added,
   // until clear() (which bumps clears_).
   mutable std::vector<Entry> entries_;
+  // entries_[i].anchor.get(), side by side: refresh() walks this (8 bytes a path) and reads an
+  // entry itself only for a path it looks at (one that exists or has no anchor) or an anchor
+  // not met before; walking the entries was ~0.6 ms per keystroke at 10 MB (70,000 paths).
+  mutable std::vector<const Anchor*> entry_anchors_;
   mutable std::unordered_map<std::string, size_t> index_;
   mutable uint64_t clears_ = 0;
   mutable Stats stats_;

@@ -51,8 +51,11 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
     s.log(LogLevel::debug, uri + ": dropped a superseded analysis");
     return s.check_sync();
   }
-  // The previous analysis is freed after publishing, not before.
   std::shared_ptr<const Analysis> previous = std::exchange(doc->analysis, a);
+  // Freed on the worker (Scheduler::dispose), which starts on it while this thread writes
+  // the diagnostics; kept until after them when the lenses may need a refresh.
+  const bool same_text = previous && previous->version == a->version && previous->text == a->text;
+  if (!same_text) s.scheduler.dispose(std::move(previous));
   s.log(LogLevel::debug,
         uri + ": analysed version " + std::to_string(a->version) + " in " +
             std::to_string(a->elapsed.count()) + " us" +
@@ -66,7 +69,7 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
                                json(out_of_sync_diagnostic(doc->desync_reason)));
   s.notify("textDocument/publishDiagnostics", json(std::move(publish)));
   if (previous) refresh_lenses_if_changed(s, uri, *previous, *a);
-  s.scheduler.dispose(std::move(previous));
+  s.scheduler.dispose(std::move(previous)); // (null unless same_text)
   std::vector<Waiter> waiters = std::move(doc->waiters);
   doc->waiters.clear();
   for (Waiter& w : waiters) {

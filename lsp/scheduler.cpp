@@ -25,13 +25,12 @@ void Scheduler::stop() {
   for (auto& [uri, entry] : entries_)
     if (entry.timer) entry.timer->cancel();
   worker_.join();
-  disposer_.join();
 }
 
 void Scheduler::dispose(std::shared_ptr<const Analysis> analysis) {
   if (!analysis) return;
   if (stopped_) return analysis.reset();
-  boost::asio::post(disposer_, [a = std::move(analysis)]() mutable { a.reset(); });
+  boost::asio::post(worker_, [a = std::move(analysis)]() mutable { a.reset(); });
 }
 
 void Scheduler::update(const std::string& uri, Job job) {
@@ -87,8 +86,6 @@ void Scheduler::start(const std::string& uri) {
   entry.running = true;
   boost::asio::post(worker_, [this, uri, job = std::move(job)]() mutable {
     std::shared_ptr<const Analysis> result = job();
-    // The job holds the base analysis, often the last reference to it once published.
-    boost::asio::post(disposer_, [done = std::move(job)]() mutable { done = nullptr; });
     boost::asio::post(io_, [this, uri, result = std::move(result)]() mutable {
       auto it = entries_.find(uri);
       if (it != entries_.end()) {
@@ -104,6 +101,9 @@ void Scheduler::start(const std::string& uri) {
       }
       done_(uri, std::move(result)); // the server holds the only reference now
     });
+    // The job holds the base analysis (the document's published one: rarely the last
+    // reference), dropped here once the result is on its way.
+    job = nullptr;
   });
 }
 

@@ -32,7 +32,8 @@ void did_change(Session& s, const json& params) {
   std::string error;
   if (doc->desynced && !full) {
     error = "the document is out of sync since an earlier change was rejected";
-  } else if (apply_content_changes(doc->text, changes, s.client.encoding, &next, &error)) {
+  } else if (apply_content_changes(doc->text, changes, s.client.encoding, &next, &error,
+                                   /*defer_lines=*/true)) {
     const bool was_desynced = doc->desynced;
     doc->text = std::move(next);
     doc->version = version;
@@ -41,6 +42,8 @@ void did_change(Session& s, const json& params) {
     s.invalidate_waiters(*doc, kContentModified,
                          "The document changed (version " + std::to_string(version) + ")");
     s.schedule(*doc);
+    // The next change needs the line index; the analysis just scheduled does not.
+    doc->text.make_lines();
     return;
   }
   // Keep the last good text, say so visibly, and wait for a full text (save or full change).

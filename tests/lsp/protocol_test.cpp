@@ -4,6 +4,7 @@
 #include "lsp/protocol.h"
 
 #include <catch2/catch.hpp>
+#include <sys/resource.h>
 
 using namespace blockls;
 using namespace blockls::lsp;
@@ -128,4 +129,96 @@ TEST_CASE("an edit of a large text writes into the buffer of a freed version", "
   CHECK(*fourth.text == "\na" + big.substr(1));
   CHECK(*third.text == big);
   CHECK(fourth.lines->line_count() == 2);
+}
+
+TEST_CASE("a kept text buffer holds a text a few bytes longer than the one it was made for",
+          "[lsp][documents]") {
+  // Typing alternates sizes: a deletion's buffer must serve the next insertion. A size no other
+  // test uses, so that no other kept buffer is a closer fit.
+  std::string big(1024 * 1024 + 4567, 'y');
+  big[0] = '\n';
+  const json insert = json::parse(
+      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"ab"}])");
+  const json erase = json::parse(
+      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":1}},"text":""}])");
+  const DocumentText first = DocumentText::from(big);
+  DocumentText shorter, longer;
+  std::string error;
+  REQUIRE(apply_content_changes(first, erase, PositionEncoding::utf16, &shorter, &error));
+  const char* const freed = shorter.text->data();
+  shorter = {}; // its buffer, made for size - 1 bytes, is kept
+  REQUIRE(apply_content_changes(first, insert, PositionEncoding::utf16, &longer, &error));
+  CHECK(longer.text->data() == freed);
+  CHECK(*longer.text == "\nab" + big.substr(1));
+  CHECK(*first.text == big);
+}
+
+namespace {
+long minor_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  return usage.ru_minflt;
+}
+} // namespace
+
+TEST_CASE("stocked text buffers take the first edits of a large text without page faults",
+          "[lsp][documents]") {
+  // 4 MiB (1,024 pages) and a size no other test uses. The opened text is copied into a
+  // buffer with room to spare; two edits kept alive at once, one longer and one shorter, each
+  // copy the text into a buffer written before.
+  std::string big(4 * 1024 * 1024 + 8901, 'z');
+  big[0] = '\n';
+  const DocumentText opened = DocumentText::from(big);
+  CHECK(opened.text->capacity() >= big.size() + big.size() / 64);
+  stock_text_buffers(big.size() + 1);
+  const long before = minor_faults();
+  const DocumentText longer = opened.with_edit({1, 1}, "ab");
+  const DocumentText shorter = opened.with_edit({1, 2}, "");
+  const long faults = minor_faults() - before;
+  CHECK(faults < 256); // a fresh buffer each: ~2,000
+  CHECK(*longer.text == "\nab" + big.substr(1));
+  CHECK(*shorter.text == "\n" + big.substr(2));
+}
+
+TEST_CASE("a change's line index left to make_lines() is the one made at once",
+          "[lsp][documents]") {
+  const DocumentText doc = DocumentText::from("a\nbb\nccc\n\ndd");
+  // Two changes: the first one's index is made at once (the second's range needs it), the
+  // last one's is left.
+  const json changes = json::parse(
+      R"([{"range":{"start":{"line":1,"character":1},"end":{"line":2,"character":0}},"text":"x\ny\n"},
+          {"range":{"start":{"line":4,"character":0},"end":{"line":4,"character":0}},"text":"\nz"}])");
+  DocumentText eager, deferred;
+  std::string error;
+  REQUIRE(apply_content_changes(doc, changes, PositionEncoding::utf16, &eager, &error));
+  REQUIRE(apply_content_changes(doc, changes, PositionEncoding::utf16, &deferred, &error, true));
+  CHECK(*deferred.text == *eager.text);
+  CHECK(deferred.origin.change.begin == eager.origin.change.begin);
+  CHECK(deferred.origin.change.old_end == eager.origin.change.old_end);
+  CHECK(deferred.origin.change.new_end == eager.origin.change.new_end);
+  REQUIRE(eager.lines);
+  CHECK_FALSE(deferred.lines);
+  const auto same_index = [&](const LineIndex& lines) {
+    REQUIRE(lines.line_count() == eager.lines->line_count());
+    for (uint32_t l = 0; l < lines.line_count(); ++l)
+      CHECK(lines.line_start(l) == eager.lines->line_start(l));
+  };
+  // A copy (the analysis's) gets an index without making the original's, and edits on.
+  const DocumentText copy = deferred;
+  same_index(*copy.line_index());
+  const DocumentText next = copy.with_edit({0, 0}, "\n");
+  CHECK(next.lines->line_count() == eager.lines->line_count() + 1);
+  CHECK_FALSE(deferred.lines);
+  deferred.make_lines();
+  REQUIRE(deferred.lines);
+  CHECK_FALSE(deferred.pending);
+  same_index(*deferred.lines);
+  // A batch applied to a version whose index is still to be made.
+  DocumentText after;
+  REQUIRE(apply_content_changes(
+      copy,
+      json::parse(
+          R"([{"range":{"start":{"line":5,"character":0},"end":{"line":5,"character":1}},"text":""}])"),
+      PositionEncoding::utf16, &after, &error));
+  CHECK(*after.text == "a\nbx\ny\nccc\n\n\ndd");
 }
