@@ -33,6 +33,7 @@ public:
   // stream`): the blocks opened (the last may still be open and grow), the syntax diagnostics
   // in the order found, and the resume points, each recorded where no block is open or
   // pending any more — the blocks before one, and the diagnostics it counts, are final.
+  // (Blocks handed out with take_blocks() stay in their places, moved-from.)
   const std::vector<Block>& blocks_so_far() const;
   const std::vector<Diagnostic>& diagnostics_so_far() const;
   const std::vector<ResumePoint>& resume_points_so_far() const;
