@@ -33,10 +33,15 @@ std::vector<std::string> lens_titles(const FeatureContext& ctx) {
 // A new analysis of the same text (files on disk or settings changed, not the document) can
 // change what the lenses say, and a client asks for lenses again only when the document
 // changes: ask it to refresh them, when it can and when they did change.
+// Two analyses of the same text (a watched file changed): only then can the lens titles differ
+// without the text, and the previous analysis is needed after the publish.
+bool same_text(const Analysis& before, const Analysis& now) {
+  return before.version == now.version && before.text == now.text;
+}
+
 void refresh_lenses_if_changed(Session& s, const std::string& uri, const Analysis& before,
                                const Analysis& now) {
-  if (!s.client.code_lens_refresh || before.version != now.version || before.text != now.text)
-    return;
+  if (!s.client.code_lens_refresh || !same_text(before, now)) return;
   if (lens_titles(s.features(uri, before)) == lens_titles(s.features(uri, now))) return;
   s.request("workspace/codeLens/refresh", nullptr, [&s](const json&, const json* error) {
     if (error) s.log(LogLevel::info, "workspace/codeLens/refresh failed: " + dump_json(*error));
@@ -54,8 +59,7 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
   std::shared_ptr<const Analysis> previous = std::exchange(doc->analysis, a);
   // Freed on the worker (Scheduler::dispose), which starts on it while this thread writes
   // the diagnostics; kept until after them when the lenses may need a refresh.
-  const bool same_text = previous && previous->version == a->version && previous->text == a->text;
-  if (!same_text) s.scheduler.dispose(std::move(previous));
+  if (previous && !same_text(*previous, *a)) s.scheduler.dispose(std::move(previous));
   s.log(LogLevel::debug,
         uri + ": analysed version " + std::to_string(a->version) + " in " +
             std::to_string(a->elapsed.count()) + " us" +
@@ -69,7 +73,7 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
                                json(out_of_sync_diagnostic(doc->desync_reason)));
   s.notify("textDocument/publishDiagnostics", json(std::move(publish)));
   if (previous) refresh_lenses_if_changed(s, uri, *previous, *a);
-  s.scheduler.dispose(std::move(previous)); // (null unless same_text)
+  s.scheduler.dispose(std::move(previous)); // (null unless same_text())
   std::vector<Waiter> waiters = std::move(doc->waiters);
   doc->waiters.clear();
   for (Waiter& w : waiters) {

@@ -110,14 +110,28 @@ TEST_CASE("composed changes cover every difference", "[lsp][documents]") {
   CHECK(pairs > 1000);
 }
 
-TEST_CASE("an edit of a large text writes into the buffer of a freed version", "[lsp][documents]") {
-  // 1 MiB of text, a distinct size so that no other test's kept buffer is the closest fit.
-  std::string big(1024 * 1024 + 123, 'x');
+namespace {
+// A didChange's content changes: the characters [0, end_character) of line 1 replaced by `text`.
+json line1_change(int end_character, const std::string& text) {
+  return json::array({{{"range",
+                        {{"start", {{"line", 1}, {"character", 0}}},
+                         {"end", {{"line", 1}, {"character", end_character}}}}},
+                       {"text", text}}});
+}
+
+// A large text of `size` bytes of `fill` after a first line break (a size no other test uses,
+// so that no other test's kept buffer is a closer fit).
+std::string large_text(size_t size, char fill) {
+  std::string big(size, fill);
   big[0] = '\n';
-  const json insert = json::parse(
-      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"a"}])");
-  const json erase = json::parse(
-      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":1}},"text":""}])");
+  return big;
+}
+} // namespace
+
+TEST_CASE("an edit of a large text writes into the buffer of a freed version", "[lsp][documents]") {
+  const std::string big = large_text(1024 * 1024 + 123, 'x');
+  const json insert = line1_change(0, "a");
+  const json erase = line1_change(1, "");
   DocumentText first = DocumentText::from(big), second, third, fourth;
   std::string error;
   REQUIRE(apply_content_changes(first, insert, PositionEncoding::utf16, &second, &error));
@@ -133,14 +147,10 @@ TEST_CASE("an edit of a large text writes into the buffer of a freed version", "
 
 TEST_CASE("a kept text buffer holds a text a few bytes longer than the one it was made for",
           "[lsp][documents]") {
-  // Typing alternates sizes: a deletion's buffer must serve the next insertion. A size no other
-  // test uses, so that no other kept buffer is a closer fit.
-  std::string big(1024 * 1024 + 4567, 'y');
-  big[0] = '\n';
-  const json insert = json::parse(
-      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"ab"}])");
-  const json erase = json::parse(
-      R"([{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":1}},"text":""}])");
+  // Typing alternates sizes: a deletion's buffer must serve the next insertion.
+  const std::string big = large_text(1024 * 1024 + 4567, 'y');
+  const json insert = line1_change(0, "ab");
+  const json erase = line1_change(1, "");
   const DocumentText first = DocumentText::from(big);
   DocumentText shorter, longer;
   std::string error;
@@ -166,8 +176,7 @@ TEST_CASE("stocked text buffers take the first edits of a large text without pag
   // 4 MiB (1,024 pages) and a size no other test uses. The opened text is copied into a
   // buffer with room to spare; two edits kept alive at once, one longer and one shorter, each
   // copy the text into a buffer written before.
-  std::string big(4 * 1024 * 1024 + 8901, 'z');
-  big[0] = '\n';
+  const std::string big = large_text(4 * 1024 * 1024 + 8901, 'z');
   const DocumentText opened = DocumentText::from(big);
   CHECK(opened.text->capacity() >= big.size() + big.size() / 64);
   stock_text_buffers(big.size() + 1);
