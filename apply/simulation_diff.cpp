@@ -32,6 +32,7 @@ std::string diagnostic_difference(const Diagnostic& a, const Diagnostic& b) {
   if (a.fix_hint != b.fix_hint) return "hint: " + a.fix_hint + " / " + b.fix_hint;
   if (!(a.fixes == b.fixes)) return "fixes";
   if (a.line_dependent != b.line_dependent) return "line_dependent";
+  if (a.across_blocks != b.across_blocks) return "across_blocks";
   return "";
 }
 

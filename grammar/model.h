@@ -266,6 +266,10 @@ struct Diagnostic {
   // or a fresh id seeded by one): an incremental re-parse cannot reuse such a diagnostic after
   // lines were inserted or removed before it.
   bool line_dependent = false;
+  // Found by comparing the block with blocks before it (a duplicate id): a check of the
+  // block's own text cannot report it, so re-checking that text to verify its fixes
+  // (fixits/verify_fixes.h) would only ever keep them, and is skipped.
+  bool across_blocks = false;
 };
 
 // What the line router needs to resume parsing at the start of a line where no block is open

@@ -44,7 +44,7 @@ bool IdTable::pack(std::string_view id, uint64_t* key) {
 }
 
 const uint32_t* IdTable::find(std::string_view id) const {
-  const size_t s = short_index(id);
+  const size_t s = short_seen_.empty() ? kNoIndex : short_index(id);
   if (s != kNoIndex) {
     if (short_seen_.empty() || ((short_seen_[s / 64] >> (s % 64)) & 1u) == 0) return nullptr;
     flush();
@@ -58,7 +58,7 @@ void IdTable::emplace(std::string_view id, uint32_t line) {
   uint64_t key = 0;
   if (!pack(id, &key)) return; // never an id of an opened block
   const size_t s = short_index(id);
-  if (s == kNoIndex) {
+  if (s == kNoIndex || !use_bitmap()) {
     table_emplace(key, line);
     return;
   }
@@ -66,8 +66,24 @@ void IdTable::emplace(std::string_view id, uint32_t line) {
   if (mark_short(s)) queued_.push_back({key, line});
 }
 
+// The bitmap (30 KB to clear) pays off only for a table that holds many ids: a small text (a
+// fix's window re-checked, a stream's part) keeps every id in the hash table. Past
+// kBitmapFromIds ids the bitmap is made, with a bit for each short id the table holds.
+bool IdTable::use_bitmap() {
+  if (!short_seen_.empty()) return true;
+  if (size_ < kBitmapFromIds) return false;
+  short_seen_.assign((kShortIds + 63) / 64, 0);
+  for (const uint64_t key : keys_) {
+    if (key == 0 || key >> 24 != 0) continue;
+    const char bytes[3] = {static_cast<char>(key & 0xff), static_cast<char>((key >> 8) & 0xff),
+                           static_cast<char>((key >> 16) & 0xff)};
+    const size_t s = short_index(std::string_view(bytes, 3));
+    if (s != kNoIndex) short_seen_[s / 64] |= uint64_t{1} << (s % 64);
+  }
+  return true;
+}
+
 bool IdTable::mark_short(size_t s) {
-  if (short_seen_.empty()) short_seen_.assign((kShortIds + 63) / 64, 0);
   uint64_t& word = short_seen_[s / 64];
   const uint64_t bit = uint64_t{1} << (s % 64);
   if (word & bit) return false;
@@ -79,7 +95,7 @@ const uint32_t* IdTable::find_or_emplace(std::string_view id, uint32_t line) {
   uint64_t key = 0;
   if (!pack(id, &key)) return nullptr; // never recorded (see emplace)
   const size_t s = short_index(id);
-  if (s == kNoIndex) {
+  if (s == kNoIndex || !use_bitmap()) {
     if (const uint32_t* seen = table_find(key)) return seen;
     table_emplace(key, line);
     return nullptr;

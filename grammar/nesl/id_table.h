@@ -5,7 +5,9 @@
 // ids would miss the cache on nearly every header of a large transcript. The common id, three
 // letters or digits, therefore has one bit in a 30 KB bitmap that is exact (62^3 ids): a new
 // id sets its bit and is queued; the queue goes into the hash table only when a lookup needs
-// a first line (a duplicate), a batch of independent inserts at a time.
+// a first line (a duplicate), a batch of independent inserts at a time. A table with few ids
+// (a small text: a fix's window, re-checked to verify the fix) has no bitmap: clearing its
+// 30 KB cost more than the whole check of such a window.
 #pragma once
 
 #include <cstddef>
@@ -36,8 +38,12 @@ private:
   // A three-character id of ASCII letters and digits as a number below 62^3, else kNoIndex.
   static size_t short_index(std::string_view id);
   static bool pack(std::string_view id, uint64_t* key);
-  // Sets short id `s`'s bit: false when it was set already (the id was seen).
+  // Sets short id `s`'s bit: false when it was set already (the id was seen). Only once
+  // use_bitmap() has said true.
   bool mark_short(size_t s);
+  // True when short ids go through the bitmap; makes it when the table has grown to need it.
+  bool use_bitmap();
+  static constexpr size_t kBitmapFromIds = 512;
 
   // The hash table (open addressing over packed keys; 0 = empty slot, no id packs to 0).
   const uint32_t* table_find(uint64_t key) const;

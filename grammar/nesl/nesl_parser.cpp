@@ -453,7 +453,9 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
                    std::to_string(seen_line + 1) +
                    "; tools that match results and errors by id confuse the two blocks",
                "Give every block its own id.");
-    ctx.out->diagnostics[static_cast<size_t>(duplicate_diag_)].line_dependent = true;
+    Diagnostic& duplicate = ctx.out->diagnostics[static_cast<size_t>(duplicate_diag_)];
+    duplicate.line_dependent = true;
+    duplicate.across_blocks = true;
   }
   // (find_or_emplace() recorded a new id with this line; a seen one keeps its first line.)
   // A block opens only with a valid id: ASCII letters and digits, one UTF-16 unit each.

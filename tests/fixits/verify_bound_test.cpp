@@ -65,3 +65,33 @@ TEST_CASE("windows with few diagnostics verify every fix, as before the bound") 
   const size_t rechecked = verify_fixes(text, checked);
   CHECK(rechecked >= text.size());
 }
+
+TEST_CASE("a duplicate id's fixes are kept without re-checking its block, as the re-check did") {
+  // Blocks with valid content, every id used twice: each second block has a DUPLICATE_BLOCK_ID
+  // warning with a rename fix. Its block alone cannot show the warning, so the re-check kept
+  // the fix every time; the verifier now keeps it without the re-check.
+  std::string text;
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < 40; ++i)
+      text += "#!nesl [@three-char-SHA-256: d" + std::to_string(10 + i) +
+              "]\naction = \"file_write\"\npath = \"/tmp/x" + std::to_string(round) +
+              "\"\ncontent = \"hi\"\n#!end_d" + std::to_string(10 + i) + "\n\n";
+  CheckedDocument checked = check_document(text);
+  REQUIRE(errors_with_code(checked, "DUPLICATE_BLOCK_ID") == 40);
+  // The same diagnostics, marked as found within their block: the verifier re-checks them.
+  CheckedDocument rechecking = checked;
+  for (Diagnostic& d : rechecking.diagnostics) {
+    if (d.code == "DUPLICATE_BLOCK_ID") {
+      CHECK(d.across_blocks);
+      REQUIRE_FALSE(d.fixes.empty());
+    }
+    d.across_blocks = false;
+  }
+  const size_t skipped = verify_fixes(text, checked);
+  const size_t rechecked = verify_fixes(text, rechecking);
+  CHECK(skipped == 0);
+  CHECK(rechecked >= 40 * 60); // each duplicate's block (about 90 bytes) once
+  REQUIRE(checked.diagnostics.size() == rechecking.diagnostics.size());
+  for (size_t i = 0; i < checked.diagnostics.size(); ++i)
+    CHECK(checked.diagnostics[i].fixes == rechecking.diagnostics[i].fixes);
+}

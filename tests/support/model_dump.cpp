@@ -27,7 +27,8 @@ nlohmann::json dump_diagnostic(const Diagnostic& d) {
           {"message", d.message},
           {"hint", d.fix_hint},
           {"fixes", fixes},
-          {"line_dependent", d.line_dependent}};
+          {"line_dependent", d.line_dependent},
+          {"across_blocks", d.across_blocks}};
 }
 
 nlohmann::json dump(std::string_view text, const ParsedDocument& doc) {

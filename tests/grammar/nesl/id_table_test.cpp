@@ -93,3 +93,26 @@ TEST_CASE("the id table agrees with a map over many random ids", "[id_table]") {
     }
   }
 }
+
+TEST_CASE("the id table gives the same answers before and after it grows a bitmap", "[id_table]") {
+  // A few hundred ids stay in the hash table; past that the short ids move to the bitmap. Every
+  // id recorded before the move is still found with its first line after it.
+  IdTable table;
+  std::map<std::string, uint32_t> model;
+  const std::string digits = "0123456789abcdefghijklmnopqrstuvwxyz";
+  for (uint32_t line = 0; line < 3000; ++line) {
+    std::string id = {digits[line % 36], digits[(line / 36) % 36], digits[(line * 7) % 36]};
+    if (line % 5 == 0) id += "xy"; // a longer id: always the hash table's
+    const uint32_t* seen = table.find_or_emplace(id, line);
+    const auto want = model.find(id);
+    REQUIRE((seen != nullptr) == (want != model.end()));
+    if (seen) REQUIRE(*seen == want->second);
+    model.emplace(id, line);
+    if (line % 97 == 0)
+      for (const auto& [known, first] : model) {
+        const uint32_t* got = table.find(known);
+        REQUIRE(got != nullptr);
+        REQUIRE(*got == first);
+      }
+  }
+}
