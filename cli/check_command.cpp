@@ -171,10 +171,13 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     }
     if (read->in_parts) {
       const std::string shown = display_path(file->path);
-      const PartedCheck parted =
-          request.format == "json"
-              ? write_json_in_parts(w, shown, *file, options, catalog, request.part_bytes)
-              : print_text_in_parts(out, shown, *file, options, request.part_bytes, style);
+      // With a core to spare, a second thread parses the parts ahead of this one.
+      const bool pipelined = threads > 1;
+      const PartedCheck parted = request.format == "json"
+                                     ? write_json_in_parts(w, shown, *file, options, catalog,
+                                                           request.part_bytes, pipelined)
+                                     : print_text_in_parts(out, shown, *file, options,
+                                                           request.part_bytes, style, pipelined);
       if (request.report_parts)
         err << "blockls check: " << printable(shown) << ": checked in " << parted.parts << " part"
             << (parted.parts == 1 ? "" : "s") << '\n';

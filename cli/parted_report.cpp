@@ -15,18 +15,20 @@ namespace blockls::cli {
 
 PartedCheck print_text_in_parts(std::ostream& out, const std::string& shown, const InputFile& file,
                                 const CheckOptions& options, size_t part_bytes,
-                                const TextStyle& style) {
+                                const TextStyle& style, bool pipelined) {
   PartedCheck result;
   // The text report is one diagnostic after another in check order, each read from the text
   // and the whole text's line index: the parts' reports, one after the other, are the whole's.
   LineIndex lines = index_document_lines(file.text, options.parse);
-  result.parts =
-      check_in_parts(file.text, lines, options, part_bytes, [&](const CheckedDocument& part) {
+  result.parts = check_in_parts(
+      file.text, lines, options, part_bytes,
+      [&](const CheckedDocument& part) {
         if ((result.changed = file.changed_since_read())) return false;
         print_text_diagnostics(out, shown, file.text, part, style);
         result.summary += summarize(part);
         return true;
-      });
+      },
+      pipelined);
   if (!result.changed) result.changed = file.changed_since_read();
   return result;
 }
@@ -97,7 +99,7 @@ private:
 // where the errors begin; what it writes is put aside and spliced in after the last block.
 PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const InputFile& file,
                                 const CheckOptions& options, const ActionCatalog& catalog,
-                                size_t part_bytes) {
+                                size_t part_bytes, bool pipelined) {
   PartedCheck result;
   AsideText aside;
   w.begin_object();
@@ -113,8 +115,9 @@ PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const I
   w.key("blocks");
   w.begin_array();
   LineIndex lines = index_document_lines(file.text, options.parse);
-  result.parts =
-      check_in_parts(file.text, lines, options, part_bytes, [&](const CheckedDocument& part) {
+  result.parts = check_in_parts(
+      file.text, lines, options, part_bytes,
+      [&](const CheckedDocument& part) {
         if ((result.changed = file.changed_since_read())) return false;
         for (size_t b = 0; b < part.parsed.blocks.size(); ++b)
           write_block(w, file.text, part, b, catalog);
@@ -122,7 +125,8 @@ PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const I
           write_diagnostic(errors, file.text, part, d);
         result.summary += summarize(part);
         return true;
-      });
+      },
+      pipelined);
   w.end_array();
   errors.end_array();
   errors.field("path", shown);

@@ -25,16 +25,17 @@ struct PartedCheck {
   std::optional<std::string> changed;
 };
 
-// print_text_diagnostics of the whole check of `file`, part by part.
+// print_text_diagnostics of the whole check of `file`, part by part. `pipelined`: the parts
+// are parsed on a second thread (check_in_parts), the output is the same.
 PartedCheck print_text_in_parts(std::ostream& out, const std::string& shown, const InputFile& file,
                                 const CheckOptions& options, size_t part_bytes,
-                                const TextStyle& style);
+                                const TextStyle& style, bool pipelined = false);
 
 // write_document of the whole check of `file` (the `path` key: `shown`), part by part: the
 // blocks of each part as it is checked; its errors meanwhile put aside (in a temporary file),
 // and written after the last block.
 PartedCheck write_json_in_parts(JsonWriter& w, const std::string& shown, const InputFile& file,
                                 const CheckOptions& options, const ActionCatalog& catalog,
-                                size_t part_bytes);
+                                size_t part_bytes, bool pipelined = false);
 
 } // namespace blockls::cli

@@ -21,8 +21,15 @@ namespace blockls {
 // options.parse) gives it: it is lent to each part as parsed.lines (to be left there) and is
 // back in `lines` when this returns. Each part is let go after its call. Returns the number
 // of parts handed over.
+//
+// `pipelined`: the parts are parsed on a thread of their own (at most one parsed part waits
+// besides the one being parsed) while the calling thread checks, verifies and hands over the
+// parts before: a second core does the parse, about two thirds of the work. The parts and
+// calls are the same. options.parse.observer, if any, is told of each block on that thread
+// (with a copy of `lines`).
 size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOptions& options,
                       size_t part_bytes,
-                      const std::function<bool(const CheckedDocument& part)>& on_part);
+                      const std::function<bool(const CheckedDocument& part)>& on_part,
+                      bool pipelined = false);
 
 } // namespace blockls

@@ -833,9 +833,15 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
 
 struct PartParser::State {
   State(std::string_view t, const LineIndex& l, ParseOptions options)
-      : text(t), lines(l), router(options) {}
+      : text(t), wide(l.wide()), narrow_starts(l.narrow_starts()), wide_starts(l.wide_starts()),
+        line_count(l.line_count()), router(options) {}
   std::string_view text;
-  const LineIndex& lines;
+  // The index's storage, as it is now: the index object itself may be moved meanwhile (see
+  // the constructor's comment in document_parser.h).
+  bool wide;
+  const uint32_t* narrow_starts;
+  const size_t* wide_starts;
+  uint32_t line_count;
   LineRouter router;
   uint32_t line_number = 0; // the first line not routed
   size_t offset = 0;        // its start
@@ -881,18 +887,18 @@ ParsedDocument PartParser::next(size_t min_end) {
     s.offset = cursor.begin();
   };
   using Stop = decltype(std::ref(stop));
-  if (s.lines.wide())
-    route(IndexCursor<size_t, Stop>(s.text, s.lines.wide_starts(), s.line_number,
-                                    s.lines.line_count(), std::ref(stop)));
+  if (s.wide)
+    route(IndexCursor<size_t, Stop>(s.text, s.wide_starts, s.line_number, s.line_count,
+                                    std::ref(stop)));
   else
-    route(IndexCursor<uint32_t, Stop>(s.text, s.lines.narrow_starts(), s.line_number,
-                                      s.lines.line_count(), std::ref(stop)));
+    route(IndexCursor<uint32_t, Stop>(s.text, s.narrow_starts, s.line_number, s.line_count,
+                                      std::ref(stop)));
   if (stopped) return router.take_settled();
   // Out of complete lines: the last line, then what is still open closes as at any end.
   s.done = true;
   route_last_line(s.text, s.offset, s.line_number, router);
   s.offset = s.text.size();
-  ParsedDocument rest = router.finish(s.text, s.lines.line_count());
+  ParsedDocument rest = router.finish(s.text, s.line_count);
   rest.resume_points.clear();
   return rest;
 }

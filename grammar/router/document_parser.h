@@ -76,7 +76,10 @@ LineIndex index_document_lines(std::string_view text, const ParseOptions& option
 class PartParser {
 public:
   // `lines`: the line index of the whole `text` (both outlive the parser), built as
-  // parse_document builds it.
+  // parse_document builds it. It is read through the storage it has now, which must stay
+  // unchanged; the index object may be moved meanwhile (its storage goes with it), e.g. lent
+  // to the parts as they are checked on another thread — unless options.observer is set,
+  // which is given the object itself.
   PartParser(std::string_view text, const LineIndex& lines, ParseOptions options = {});
   ~PartParser();
   PartParser(const PartParser&) = delete;

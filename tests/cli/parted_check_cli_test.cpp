@@ -1,7 +1,8 @@
 // `check` of a large input in parts (cli/parted_report.h) must write exactly what the whole
 // check writes: the real binary is run with the part size forced small
 // (BLOCKLS_CHECK_PART_BYTES, for tests) and with checking in parts turned off (0), over every
-// test input and a transcript made to stress the cuts, and the outputs (text and JSON),
+// test input and a transcript made to stress the cuts, with -j 1 (parts parsed on the thread
+// that writes them) and -j 2 (parsed ahead on a second thread), and the outputs (text and JSON),
 // standard errors (less the parts line) and exit statuses are compared byte for byte.
 #include "bench/transcript_generator.h"
 #include "support/process.h"
@@ -52,17 +53,26 @@ std::vector<size_t> parts_of(const std::string& err, std::string* rest) {
 std::vector<size_t> require_same(const std::string& part_bytes, const std::string& format,
                                  const std::vector<std::string>& args,
                                  const std::string& stdin_text = "") {
-  INFO("--format " << format << ", parts of " << part_bytes << " bytes");
   const ProcessResult whole = check("0", format, args, stdin_text);
-  const ProcessResult parted = check(part_bytes, format, args, stdin_text);
-  std::string whole_err, parted_err;
+  std::string whole_err;
   CHECK(parts_of(whole.err, &whole_err).empty()); // 0: never in parts
-  const std::vector<size_t> parts = parts_of(parted.err, &parted_err);
   REQUIRE(whole.out.size() > 100);
-  CHECK(parted.exit_code == whole.exit_code);
-  CHECK(parted_err == whole_err);
-  REQUIRE(parted.out.size() == whole.out.size());
-  REQUIRE(parted.out == whole.out);
+  std::vector<size_t> parts;
+  // -j 1: the parts parsed and reported on one thread; -j 2: parsed ahead on a second one.
+  for (const std::string jobs : {"1", "2"}) {
+    INFO("--format " << format << ", parts of " << part_bytes << " bytes, -j " << jobs);
+    std::vector<std::string> with_jobs = {"-j", jobs};
+    with_jobs.insert(with_jobs.end(), args.begin(), args.end());
+    const ProcessResult parted = check(part_bytes, format, with_jobs, stdin_text);
+    std::string parted_err;
+    const std::vector<size_t> these = parts_of(parted.err, &parted_err);
+    CHECK(parted.exit_code == whole.exit_code);
+    CHECK(parted_err == whole_err);
+    REQUIRE(parted.out.size() == whole.out.size());
+    REQUIRE(parted.out == whole.out);
+    if (jobs != "1") CHECK(these == parts);
+    parts = these;
+  }
   return parts;
 }
 
