@@ -17,6 +17,7 @@
 #include "diagnostics/json_report.h"
 #include "diagnostics/json_text.h"
 #include "fixits/apply_fixes.h"
+#include "fixits/parted_check.h"
 #include "fixits/verify_fixes.h"
 #include "grammar/router/document_parser.h"
 #include "grammar/unicode.h"
@@ -459,6 +460,49 @@ void check_incremental_simulation(std::string_view before, const CheckedDocument
   if (!difference.empty()) fail("a reusing simulation differs from a full one", 0, difference);
 }
 
+// (6) `blockls check` of a large input, in parts (fixits/parted_check.h), serial and with the
+// parse on a second thread, in parts of a data-derived size: the parts put together are the
+// whole check's blocks, verdicts and diagnostics (block indices counted in the whole
+// document), with the same fixes.
+static void check_parts(std::string_view text, const CheckedDocument& whole) {
+  const size_t part_bytes = 1 + std::hash<std::string_view>{}(text) % 512;
+  for (const bool pipelined : {false, true}) {
+    LineIndex lines = index_document_lines(text);
+    size_t blocks = 0, diagnostics = 0;
+    check_in_parts(
+        text, lines, {}, part_bytes,
+        [&](const CheckedDocument& part) {
+          const size_t first_block = blocks;
+          for (size_t b = 0; b < part.parsed.blocks.size(); ++b, ++blocks) {
+            FUZZ_CHECK(blocks < whole.parsed.blocks.size(), "parts: a block too many", blocks);
+            const Block& got = part.parsed.blocks[b];
+            const Block& want = whole.parsed.blocks[blocks];
+            FUZZ_CHECK(got.range.begin == want.range.begin && got.range.end == want.range.end &&
+                           got.dialect == want.dialect && got.id == want.id,
+                       "parts: a block differs", blocks);
+            FUZZ_CHECK(part.verdicts[b].valid == whole.verdicts[blocks].valid,
+                       "parts: a verdict differs", blocks);
+          }
+          for (const Diagnostic& d : part.diagnostics) {
+            FUZZ_CHECK(diagnostics < whole.diagnostics.size(), "parts: a diagnostic too many",
+                       diagnostics);
+            const Diagnostic& want = whole.diagnostics[diagnostics];
+            const int32_t block = d.block < 0 ? -1 : d.block + static_cast<int32_t>(first_block);
+            FUZZ_CHECK(d.code == want.code && d.line == want.line &&
+                           d.range.begin == want.range.begin && d.range.end == want.range.end &&
+                           block == want.block && d.message == want.message &&
+                           d.fixes == want.fixes,
+                       "parts: a diagnostic differs", diagnostics);
+            ++diagnostics;
+          }
+          return true;
+        },
+        pipelined);
+    FUZZ_CHECK(blocks == whole.parsed.blocks.size(), "parts: blocks missing", blocks);
+    FUZZ_CHECK(diagnostics == whole.diagnostics.size(), "parts: diagnostics missing", diagnostics);
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
 
@@ -470,6 +514,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_invariants(text, checked.parsed, checked.diagnostics);
   FUZZ_CHECK(checked.verdicts.size() == checked.parsed.blocks.size(), "one verdict per block", 0);
   check_outputs(text, checked);
+  check_parts(text, checked);
 
   // (2) streaming in data-derived chunks == one-shot parse.
   ChunkPlan plan(text);
