@@ -10,6 +10,7 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 namespace blockls {
@@ -34,7 +35,12 @@ public:
       : part_bytes_(std::max<size_t>(part_bytes, 1)),
         observed_(pipelined && options.observer ? lines : LineIndex()),
         parser_(text, pipelined && options.observer ? observed_ : lines, options) {
-    if (pipelined) thread_ = std::thread([this] { parse_ahead(); });
+    if (!pipelined) return;
+    try {
+      thread_ = std::thread([this] { parse_ahead(); });
+    } catch (const std::system_error&) {
+      // No thread to be had (a limit on threads): the parts are parsed here, as without one.
+    }
   }
   ~PartSource() {
     if (!thread_.joinable()) return;
