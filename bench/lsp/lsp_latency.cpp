@@ -3,7 +3,8 @@
 // given size (prose, valid TELT and NESL blocks, one error every ~100 KB), and each iteration
 // sends one single-character didChange and waits for the publishDiagnostics of that version.
 // After the benchmarks it prints p50/p90/p99/max per benchmark, the server's CPU time per edit
-// and the verdict on the target (p99 < 5 ms at 1 MB). With a root it then rewrites a file
+// and the verdicts on the targets (p99 < 5 ms at 1 MB; < 20 ms at 10 MB with a root, over 100
+// edits or more, as a p99 of fewer is their largest). With a root it then rewrites a file
 // that one block reads and sends didChangeWatchedFiles (type 2), --watched times, and prints
 // the latency to the next publishDiagnostics (target < 10 ms at 1 MB). See bench/README.md.
 //
@@ -28,6 +29,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -38,7 +40,11 @@ namespace {
 
 constexpr double kTargetP99Ms = 5.0; // at 1 MB
 constexpr double kTargetMegabytes = 1.0;
+constexpr double kLargeTargetP99Ms = 20.0; // at 10 MB, with a root (issue #20)
+constexpr double kLargeTargetMegabytes = 10.0;
 constexpr double kTargetWatchedMs = 10.0; // a watched-file change at 1 MB
+// A p99 of fewer edits is their largest or second largest: the verdict says so.
+constexpr size_t kEditsForP99 = 100;
 
 std::string id3(size_t n) {
   const char* digits = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -304,20 +310,31 @@ void print_report() {
                 *std::max_element(r.samples.begin(), r.samples.end()), r.server_cpu_ms_per_edit,
                 r.diagnostics);
   }
-  std::printf("\nTARGET p99 < %.0f ms at %.0f MB:\n", kTargetP99Ms, kTargetMegabytes);
-  bool any = false;
-  for (const std::string& name : g_order) {
-    const auto it = g_results.find(name);
-    if (it == g_results.end() || it->second.samples.empty() ||
-        it->second.megabytes != kTargetMegabytes)
-      continue;
-    const Result& r = it->second;
-    const double p99 = percentile(r.samples, 0.99);
-    std::printf("  %-16s p99 %.2f ms  %s\n", r.root ? "with a root" : "without a root", p99,
-                p99 < kTargetP99Ms ? "MET" : "NOT MET");
-    any = true;
+  // The targets: p99 < 5 ms at 1 MB, < 20 ms at 10 MB (that one with a root: the editor with a
+  // folder open).
+  for (const auto& [megabytes, target, root_only] :
+       {std::tuple{kTargetMegabytes, kTargetP99Ms, false},
+        std::tuple{kLargeTargetMegabytes, kLargeTargetP99Ms, true}}) {
+    std::printf("\nTARGET p99 < %.0f ms at %.0f MB%s:\n", target, megabytes,
+                root_only ? " with a root" : "");
+    bool any = false;
+    for (const std::string& name : g_order) {
+      const auto it = g_results.find(name);
+      if (it == g_results.end() || it->second.samples.empty() ||
+          it->second.megabytes != megabytes || (root_only && !it->second.root))
+        continue;
+      const Result& r = it->second;
+      const double p99 = percentile(r.samples, 0.99);
+      std::printf("  %-16s p99 %.2f ms  %s", r.root ? "with a root" : "without a root", p99,
+                  p99 < target ? "MET" : "NOT MET");
+      if (r.samples.size() < kEditsForP99)
+        std::printf(" (of %zu edits only: their largest; run --edits %zu or more for a p99)",
+                    r.samples.size(), kEditsForP99);
+      std::printf("\n");
+      any = true;
+    }
+    if (!any) std::printf("  (no %.0f MB run)\n", megabytes);
   }
-  if (!any) std::printf("  (no 1 MB run)\n");
   for (const std::string& name : g_order) {
     const auto it = g_results.find(name);
     if (it == g_results.end() || it->second.watched_samples.empty()) continue;
