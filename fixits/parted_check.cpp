@@ -133,7 +133,6 @@ size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOption
                       const std::function<bool(const CheckedDocument& part)>& on_part,
                       bool pipelined) {
   PartSource source(text, lines, options.parse, part_bytes, pipelined);
-  LineIndex& carried = lines;          // lent to each part in turn
   std::deque<CheckedDocument> waiting; // checked, fixes not verified yet
   bool utf8_found = false;             // the document's INVALID_UTF8 was reported
   bool stopped = false;
@@ -143,22 +142,22 @@ size_t check_in_parts(std::string_view text, LineIndex& lines, const CheckOption
   const auto hand_over = [&](size_t window_end) {
     while (!waiting.empty() && !stopped) {
       CheckedDocument& part = waiting.front();
-      part.parsed.lines = std::move(carried);
+      part.parsed.lines = std::move(lines);
       verify_fixes(text.substr(0, window_end), part, options);
       stopped = !on_part(part);
       ++handed;
-      carried = std::move(part.parsed.lines);
+      lines = std::move(part.parsed.lines);
       waiting.pop_front(); // its model is let go here
     }
   };
   while (!stopped) {
     std::optional<ParsedPart> part = source.next();
     if (!part) break;
-    part->parsed.lines = std::move(carried);
+    part->parsed.lines = std::move(lines);
     // (On the text up to the part's end: INVALID_UTF8 is looked for in the part alone.)
     CheckedDocument checked = check_part(text.substr(0, part->end), std::move(part->parsed),
                                          part->begin, !utf8_found, options);
-    carried = std::move(checked.parsed.lines);
+    lines = std::move(checked.parsed.lines);
     utf8_found =
         utf8_found || std::any_of(checked.diagnostics.begin(), checked.diagnostics.end(),
                                   [](const Diagnostic& d) { return d.dialect == Dialect::none; });

@@ -83,7 +83,7 @@ ByteRange loose_fix_window(const ParsedDocument& parsed, const Diagnostic& d, si
 }
 
 bool fix_needs_verifying(const Diagnostic& d) {
-  if (d.fixes.empty() || d.dialect == Dialect::none) return false;
+  if (d.fixes.empty() || d.dialect == Dialect::none || d.across_blocks) return false;
   const CodeInfo* info = find_code(d.code);
   return info && info->doc_page != "validation"; // validation fixes are built verified
 }
@@ -101,9 +101,6 @@ public:
     if (window.size() > kMaxVerifyWindow) return;
     const WindowKey key{window.begin, window.end, d.block < 0};
     if (verified_count_[key]++ >= verified_per_window(window.size())) return;
-    // A block's window holds that block alone, where a diagnostic found across blocks cannot
-    // be (before would not count it): every fix is kept, without the re-check.
-    if (d.across_blocks && d.block >= 0) return;
     const std::string_view sub = slice(text_, window);
     const std::map<std::string_view, int>* before = nullptr;
     size_t kept_count = 0;

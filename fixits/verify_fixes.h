@@ -32,7 +32,9 @@ ByteRange loose_fix_window(const ParsedDocument& parsed, const Diagnostic& d, si
 constexpr size_t kMaxVerifyWindow = 256 * 1024;
 
 // True when verify_fixes re-checks `d`'s fixes: it has some, from the grammar (a catalog fix
-// is built verified), and a dialect (not INVALID_UTF8).
+// is built verified), and a dialect (not INVALID_UTF8), and was not found across blocks (a
+// duplicate id: its block's window, where the fixes are re-checked, holds that block alone and
+// cannot show it, so the re-check would keep every fix).
 bool fix_needs_verifying(const Diagnostic& d);
 
 // Verifies the fixes of checked.diagnostics[first, end) (all by default); returns the number of

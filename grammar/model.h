@@ -267,8 +267,8 @@ struct Diagnostic {
   // lines were inserted or removed before it.
   bool line_dependent = false;
   // Found by comparing the block with blocks before it (a duplicate id): a check of the
-  // block's own text cannot report it, so re-checking that text to verify its fixes
-  // (fixits/verify_fixes.h) would only ever keep them, and is skipped.
+  // block's own text cannot report it, so re-checking that text to verify its fixes would
+  // only ever keep them (fix_needs_verifying in fixits/verify_fixes.h says no).
   bool across_blocks = false;
 };
 

@@ -143,8 +143,7 @@ std::shared_ptr<const LineIndex> DocumentText::line_index() const {
 
 DocumentText DocumentText::with_edit(ByteRange range, std::string_view text) const {
   DocumentText doc = *this;
-  doc.lines = line_index();
-  doc.pending = nullptr;
+  doc.make_lines();
   std::shared_ptr<std::string> owned;
   replace_bytes(&doc, &owned, range, text);
   doc.origin = {

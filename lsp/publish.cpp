@@ -30,15 +30,15 @@ std::vector<std::string> lens_titles(const FeatureContext& ctx) {
   return titles;
 }
 
-// A new analysis of the same text (files on disk or settings changed, not the document) can
-// change what the lenses say, and a client asks for lenses again only when the document
-// changes: ask it to refresh them, when it can and when they did change.
 // Two analyses of the same text (a watched file changed): only then can the lens titles differ
 // without the text, and the previous analysis is needed after the publish.
 bool same_text(const Analysis& before, const Analysis& now) {
   return before.version == now.version && before.text == now.text;
 }
 
+// A new analysis of the same text (files on disk or settings changed, not the document) can
+// change what the lenses say, and a client asks for lenses again only when the document
+// changes: ask it to refresh them, when it can and when they did change.
 void refresh_lenses_if_changed(Session& s, const std::string& uri, const Analysis& before,
                                const Analysis& now) {
   if (!s.client.code_lens_refresh || !same_text(before, now)) return;

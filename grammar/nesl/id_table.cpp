@@ -44,9 +44,10 @@ bool IdTable::pack(std::string_view id, uint64_t* key) {
 }
 
 const uint32_t* IdTable::find(std::string_view id) const {
+  // (Without the bitmap every id is in the hash table.)
   const size_t s = short_seen_.empty() ? kNoIndex : short_index(id);
   if (s != kNoIndex) {
-    if (short_seen_.empty() || ((short_seen_[s / 64] >> (s % 64)) & 1u) == 0) return nullptr;
+    if (((short_seen_[s / 64] >> (s % 64)) & 1u) == 0) return nullptr;
     flush();
   }
   uint64_t key = 0;

@@ -96,21 +96,23 @@ size_t syntax_end(std::string_view line) {
 
 namespace {
 
-// True when `line` (which begins with `#!`) has `telt`, in any case, after the `#!` and any
-// blanks: what every start line, canonical or near miss, has (the test of the near misses
-// below, on the whole line). The other directives (`#!nesl [...]`, `#!end_k7m`, ...) fail it
-// here, before the line's comment is looked for.
-bool has_telt_word(std::string_view line) {
+// Where `telt`, in any case, ends after the `#!` that `line` begins with and any blanks, or
+// npos when it is not there: what every start line, canonical or near miss, has. Tested on the
+// whole line first, so that the other directives (`#!nesl [...]`, `#!end_k7m`, ...) fail before
+// the line's comment is looked for; then on the line without its comment (the near misses).
+size_t telt_word_end(std::string_view line) {
   const size_t i = skip_spaces(line, 2);
-  return line.size() - i >= 4 && lower(line[i]) == 't' && lower(line[i + 1]) == 'e' &&
-         lower(line[i + 2]) == 'l' && lower(line[i + 3]) == 't';
+  if (line.size() - i < 4 || lower(line[i]) != 't' || lower(line[i + 1]) != 'e' ||
+      lower(line[i + 2]) != 'l' || lower(line[i + 3]) != 't')
+    return std::string_view::npos;
+  return i + 4;
 }
 
 } // namespace
 
 std::optional<StartLine> parse_start(std::string_view line) {
   if (line.size() < 2 || line[0] != '#' || line[1] != '!') return std::nullopt;
-  if (!has_telt_word(line)) return std::nullopt;
+  if (telt_word_end(line) == std::string_view::npos) return std::nullopt;
   StartLine start;
   start.body_end = syntax_end(line);
   const std::string_view body = line.substr(0, start.body_end);
@@ -132,13 +134,8 @@ std::optional<StartLine> parse_start(std::string_view line) {
   }
 
   // Near misses: `#!`, blanks, `telt` in any case, then the end, a blank, `[` or `:`.
-  size_t i = skip_spaces(body, 2);
-  if (body.size() - i < 4) return std::nullopt;
-  const std::string_view word = body.substr(i, 4);
-  if (lower(word[0]) != 't' || lower(word[1]) != 'e' || lower(word[2]) != 'l' ||
-      lower(word[3]) != 't')
-    return std::nullopt;
-  i += 4;
+  size_t i = telt_word_end(body);
+  if (i == std::string_view::npos) return std::nullopt;
   if (i < body.size() && !is_space(body[i]) && body[i] != '[' && body[i] != ':')
     return std::nullopt;
   start.form = StartForm::near_miss;

@@ -50,7 +50,7 @@ TEST_CASE("check in parts: the parts put together are the whole check", "[fixes]
     Joined expected;
     size_t count = 0;
     add_part(text, whole, &count, &expected);
-    for (const size_t fixed : {size_t{1}, size_t{60}, size_t{500}, size_t{0}, size_t{1}})
+    for (const size_t fixed : {size_t{1}, size_t{60}, size_t{500}, size_t{0}})
       for (const bool pipelined : {false, true}) {
         Joined got;
         size_t before = 0;
@@ -64,7 +64,7 @@ TEST_CASE("check in parts: the parts put together are the whole check", "[fixes]
             },
             pipelined);
         CHECK(parts == got.parts);
-        if (fixed == 1 && parts > 2) ++several;
+        if (fixed == 1 && parts > 2 && !pipelined) ++several;
         INFO(input.name << " in parts of " << fixed << " bytes (" << parts << " parts)"
                         << (pipelined ? ", parsed on a second thread" : ""));
         // The caller's index is back (or, pipelined, was only read).
