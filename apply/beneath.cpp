@@ -24,17 +24,6 @@ std::string errno_text(std::string_view what, std::string_view path, int err) {
   return fmt::format("{} {}: {}", what, path, std::strerror(err));
 }
 
-bool write_all(int fd, std::string_view text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 bool read_fd(int fd, std::string* out) {
   out->clear();
   char buf[1 << 16];
@@ -100,6 +89,17 @@ bool remove_contents(int dir, const std::string& shown, std::string* error) {
 }
 
 } // namespace
+
+bool write_all(int fd, std::string_view text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
 
 UniqueFd& UniqueFd::operator=(UniqueFd&& o) noexcept {
   if (this != &o) {

@@ -15,6 +15,10 @@
 
 namespace blockls::apply {
 
+// Writes all of `text` to `fd`, again after a short write or an interrupted one; false on an
+// error (errno says which).
+bool write_all(int fd, std::string_view text);
+
 // An owned file descriptor (closed on destruction).
 class UniqueFd {
 public:

@@ -7,6 +7,7 @@
 // its roots.
 #include "apply/journal.h"
 
+#include "apply/beneath.h"
 #include "apply/path_policy.h"
 #include "apply/simulate.h"
 
@@ -44,17 +45,6 @@ void sync_dir(const std::string& dir) {
   if (fd < 0) return;
   ::fsync(fd);
   ::close(fd);
-}
-
-bool write_all(int fd, std::string_view text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
 }
 
 // A file of the (private) state directory, read whole; `limit` bounds what a corrupt or

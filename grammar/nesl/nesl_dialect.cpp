@@ -24,45 +24,7 @@ std::vector<std::pair<std::string_view, uint32_t>> nesl_ids(const std::vector<Bl
 // valid UTF-8.
 std::optional<std::string> json_string(std::string_view value) {
   if (unicode::first_invalid_utf8(value) != std::string_view::npos) return std::nullopt;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  out.reserve(value.size() + 2);
-  for (const char ch : value) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (c < 0x20) {
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-      } else {
-        out += ch;
-      }
-    }
-  }
-  out += '"';
-  return out;
+  return '"' + nesl::json_escape(value) + '"';
 }
 
 // Every "\n" not already after a "\r" becomes "\r\n".

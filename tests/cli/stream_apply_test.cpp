@@ -7,6 +7,7 @@
 // root touched, each block all or nothing after recovery.
 #include "apply/apply_test_support.h"
 #include "apply/journal.h"
+#include "support/piped_blockls.h"
 #include "support/process.h"
 #include "support/progress_watch.h"
 
@@ -27,84 +28,6 @@
 using namespace blockls::test;
 
 namespace {
-
-// A running `blockls ARGS...` with a pipe to its standard input and one from its output.
-class PipedBlockls {
-public:
-  explicit PipedBlockls(const std::vector<std::string>& args) {
-    int in[2], out[2];
-    REQUIRE(::pipe(in) == 0);
-    REQUIRE(::pipe(out) == 0);
-    pid_ = ::fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {
-      ::dup2(in[0], 0);
-      ::dup2(out[1], 1);
-      ::close(in[1]);
-      ::close(out[0]);
-      std::vector<char*> argv{const_cast<char*>(BLOCKLS_BINARY)};
-      for (const std::string& a : args)
-        argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      ::execv(BLOCKLS_BINARY, argv.data());
-      ::_exit(127);
-    }
-    ::close(in[0]);
-    ::close(out[1]);
-    to_ = in[1];
-    from_ = out[0];
-  }
-  ~PipedBlockls() {
-    if (to_ >= 0) ::close(to_);
-    ::close(from_);
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  void send(const std::string& text) {
-    REQUIRE(::write(to_, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
-  }
-  void close_input() {
-    ::close(to_);
-    to_ = -1;
-  }
-  // The next event line, waiting at most 10 s for it (null on timeout or end of output).
-  nlohmann::json next_event() {
-    for (;;) {
-      if (const size_t nl = buffer_.find('\n'); nl != std::string::npos) {
-        const std::string line = buffer_.substr(0, nl);
-        buffer_.erase(0, nl + 1);
-        return nlohmann::json::parse(line);
-      }
-      pollfd p{from_, POLLIN, 0};
-      if (::poll(&p, 1, 10000) <= 0) return nullptr;
-      char chunk[4096];
-      const ssize_t n = ::read(from_, chunk, sizeof chunk);
-      if (n <= 0) return nullptr;
-      buffer_.append(chunk, static_cast<size_t>(n));
-    }
-  }
-  // Events up to and including the next one named `name` (the last is null when none comes).
-  std::vector<nlohmann::json> events_until(const std::string& name) {
-    std::vector<nlohmann::json> events;
-    for (;;) {
-      events.push_back(next_event());
-      if (!events.back().is_object() || events.back()["event"] == name) return events;
-    }
-  }
-  int wait_exit() {
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-
-private:
-  pid_t pid_ = -1;
-  int to_ = -1, from_ = -1;
-  std::string buffer_;
-};
 
 // The blocks of the transcript, sent one at a time; each is followed by the event it must get.
 struct Step {
