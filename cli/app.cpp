@@ -115,8 +115,10 @@ const char* version() {
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  CLI::App app{"blockls: checks, fixes and applies the action blocks LLMs write (TELT, SHAM/NESL)",
-               "blockls"};
+  CLI::App app{
+      "blockls: checks, fixes and applies the action blocks LLMs write (TELT, SHAM/NESL, "
+      "heredocs, Aider edit blocks, replacer edits, sections, Codex patches, XML tool calls)",
+      "blockls"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", std::string("blockls ") + version());
   app.footer("Exit status: 0 no error-severity diagnostic, 1 some, 2 usage or I/O error.\n"
@@ -275,9 +277,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   size_t stream_max_size = stream_req.limits.max_bytes;
   CLI::App* stream_cmd = app.add_subcommand(
       "stream", "Read a transcript from standard input as it arrives; write one JSON event per "
-                "line (block_start, block_end with the block and its errors, done) as each is "
-                "known; with --apply --root DIR also apply each valid block as it closes "
-                "(docs/stream.md)");
+                "line as each is known (block_start, value_chunk, block_end with the block, its "
+                "errors and feedback for the model, error, done); with --apply --root DIR also "
+                "apply each valid block as it closes (applied, skipped) (docs/stream.md)");
   stream_cmd->footer("Exit status: 0 no error-severity diagnostic (and, with --apply, every valid "
                      "block applied), 1 some, 2 the input could not be read, a usage error, or "
                      "an I/O error while applying.");
