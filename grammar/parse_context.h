@@ -26,6 +26,16 @@ struct ParseContext {
   ParsedDocument* out = nullptr;
   // Markdown fence state at the current line (only tracked outside blocks).
   bool inside_fence = false;
+  // Where the last block before out->blocks' first ends (0: none): blocks that are not in
+  // `out` because the parse resumed after them (an incremental re-parse) or handed them out
+  // already (a parse in parts, PartParser).
+  size_t earlier_blocks_end = 0;
+
+  // Where the last block found so far ends, in `out` or before it (0 before the first): how
+  // far back a start line may look for what belongs to it.
+  size_t last_block_end() const {
+    return out->blocks.empty() ? earlier_blocks_end : out->blocks.back().range.end;
+  }
 };
 
 class LineIndex;

@@ -99,8 +99,7 @@ bool EditBlockParser::try_start(const LineRef& line, ParseContext& ctx) {
   if (line.phantom()) return false;
   const editblock::MarkerLine m = editblock::classify(line.text);
   if (m.kind != Marker::head) return false;
-  const size_t floor =
-      std::max(floor_, ctx.out->blocks.empty() ? size_t{0} : ctx.out->blocks.back().range.end);
+  const size_t floor = ctx.last_block_end();
   if (ctx.inside_fence && in_shell_fence(ctx.text, line.begin, floor)) return false;
 
   const std::optional<ByteRange> named = lookback_path(ctx.text, line.begin, floor);
@@ -258,7 +257,6 @@ void EditBlockParser::finish(ParseContext& ctx) {
 }
 
 void EditBlockParser::resume(std::string_view, const std::vector<Block>& earlier, size_t count) {
-  floor_ = count > 0 ? earlier[count - 1].range.end : 0;
   // The last edit that names its path: an edit that reuses one (a decoded copy) reuses the
   // path of the last edit that named one before it, so both give the same path.
   for (size_t i = count; i-- > 0;) {

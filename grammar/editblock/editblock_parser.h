@@ -27,8 +27,8 @@ public:
   // End of input: an open block lacks its markers.
   void finish(ParseContext& ctx);
   // The state at a resume point: the path of the last edit in `earlier[0, count)` (reused by
-  // an edit that names none) and where the last block ended (the path lookback stops there).
-  // The blocks index `text`.
+  // an edit that names none). (Where the last block ended, where the path lookback stops, is
+  // the router's: ParseContext::last_block_end.) The blocks index `text`.
   void resume(std::string_view text, const std::vector<Block>& earlier, size_t count);
 
   // The open block's range (the fast path's handle: stable until the next general line), or
@@ -109,7 +109,6 @@ private:
   bool crlf_ = false;               // the SEARCH line ends with "\r\n"
   ByteRange last_path_;             // the path of the last edit (reused when one names none)
   bool has_last_path_ = false;
-  size_t floor_ = 0; // end of the last block before a resume point
 };
 
 } // namespace blockls

@@ -170,10 +170,11 @@ public:
     });
     base_blocks_ = point.blocks;
     base_diagnostics_ = point.diagnostics;
+    earlier_blocks_end_ = point.blocks > 0 ? earlier[point.blocks - 1].range.end : 0;
   }
 
   ParsedDocument finish(std::string_view text, uint32_t line_count) {
-    ParseContext ctx{text, &doc_, fence_.open()};
+    ParseContext ctx{text, &doc_, fence_.open(), earlier_blocks_end_};
     for_each_grammar(grammars_, [&](auto& g) { g.finish(ctx, line_count); });
     if (track_closed_) notify_closed(text, doc_.blocks.size());
     return std::move(doc_);
@@ -208,6 +209,8 @@ public:
   // state (ids seen, paths written) stays: it holds no reference into the blocks.
   ParsedDocument take_settled() {
     ParsedDocument part;
+    // (A start line after them still looks back no further than their end.)
+    if (!doc_.blocks.empty()) earlier_blocks_end_ = doc_.blocks.back().range.end;
     part.arena = std::move(doc_.arena);
     part.blocks = std::move(doc_.blocks);
     part.diagnostics = std::move(doc_.diagnostics);
@@ -281,7 +284,7 @@ private:
     for (;;) {
       if (!g.take_run(text, lines, fences)) return RunEnd::no_more_lines;
       const LineRef line = lines.line();
-      ParseContext ctx{text, &doc_, fence_.open()};
+      ParseContext ctx{text, &doc_, fence_.open(), earlier_blocks_end_};
       const FastLine r = g.fast_line(text, line, ctx, fences);
       if (r == FastLine::not_taken) return RunEnd::general_line;
       if (r == FastLine::closed) {
@@ -384,7 +387,7 @@ private:
   }
 
   void route(std::string_view text, const LineRef& line) {
-    ParseContext ctx{text, &doc_, fence_.open()};
+    ParseContext ctx{text, &doc_, fence_.open(), earlier_blocks_end_};
     if (!in_block() && is_plain_line(line.text)) {
       // Prose that no dialect can claim and that cannot open or close a fence.
       for_each_grammar(grammars_, [&](auto& g) {
@@ -513,6 +516,7 @@ private:
   bool open_block_fenced_ = false;
   bool busy_ = false; // after the last line: a block open or a header pending
   uint32_t base_blocks_ = 0, base_diagnostics_ = 0; // counts before a resume point
+  size_t earlier_blocks_end_ = 0;                   // ParseContext::earlier_blocks_end
   // take_lines() state, from update_mode().
   Mode mode_ = Mode::general;
   Dialect open_ = Dialect::none; // the open block's dialect (in Mode::dialect)

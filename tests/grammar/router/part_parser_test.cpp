@@ -71,3 +71,26 @@ TEST_CASE("part parser: the parts put together are the one-shot parse", "[chunks
   }
   CHECK(inputs_in_several_parts >= 20); // the property is not vacuous
 }
+
+TEST_CASE("part parser: a start line after a handed-out part looks back only to its last block",
+          "[chunks][parts]") {
+  // (Found by the fuzzer.) An Aider edit inside a shell fence's text, after an earlier edit
+  // there: its SEARCH marker looks back for the fence it is in, but no further than the end of
+  // the block before it — which, in a parse in parts, may already have been handed out with
+  // the part before. Looking past it found the "```bash" line, made the marker a command's
+  // text, and the edit was missing from the parts (and from `blockls check` of a large input).
+  const std::string text = "```bash\n"
+                           "a.py\n"
+                           "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"
+                           "Then the same file again:\n\n"
+                           "<<<<<<< SEARCH\nz\n=======\nw\n>>>>>>> REPLACE\n"
+                           "```\n";
+  const ParsedDocument whole = parse_document(text);
+  REQUIRE(whole.blocks.size() == 2);
+  Joined got;
+  size_t parts = 0;
+  parse_in_parts(
+      text, [] { return size_t{1}; }, &got, &parts);
+  CHECK(parts >= 2);
+  CHECK(model_of(text, got.doc) == model_of(text, whole));
+}
