@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <poll.h>
 #include <random>
 #include <regex>
 #include <string>

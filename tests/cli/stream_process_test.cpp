@@ -6,14 +6,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <csignal>
-#include <cstring>
 #include <nlohmann/json.hpp>
-#include <poll.h>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
-#include <utility>
 
 using namespace blockls::test;
 
