@@ -65,12 +65,7 @@ pid_t spawn(const std::vector<std::string>& args) {
     const int null = ::open("/dev/null", O_RDWR);
     ::dup2(null, 1);
     ::dup2(null, 2);
-    std::vector<char*> argv{const_cast<char*>(BLOCKLS_BINARY)};
-    for (const std::string& a : args)
-      argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(BLOCKLS_BINARY, argv.data());
-    ::_exit(127);
+    exec_or_exit(BLOCKLS_BINARY, args);
   }
   return pid;
 }

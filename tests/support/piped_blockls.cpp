@@ -1,6 +1,8 @@
 // PipedBlockls (see piped_blockls.h).
 #include "support/piped_blockls.h"
 
+#include "support/process.h"
+
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <poll.h>
@@ -20,12 +22,7 @@ PipedBlockls::PipedBlockls(const std::vector<std::string>& args) {
     ::dup2(out[1], 1);
     ::close(in[1]);
     ::close(out[0]);
-    std::vector<char*> argv{const_cast<char*>(BLOCKLS_BINARY)};
-    for (const std::string& a : args)
-      argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(BLOCKLS_BINARY, argv.data());
-    ::_exit(127);
+    exec_or_exit(BLOCKLS_BINARY, args);
   }
   ::close(in[0]);
   ::close(out[1]);

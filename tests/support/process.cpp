@@ -14,6 +14,15 @@
 
 namespace blockls::test {
 
+void exec_or_exit(const std::string& program, const std::vector<std::string>& args) {
+  std::vector<char*> argv{const_cast<char*>(program.c_str())};
+  for (const std::string& a : args)
+    argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  execv(program.c_str(), argv.data());
+  _exit(127);
+}
+
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
                           const std::string& stdin_text, const std::string& cwd) {
   signal(SIGPIPE, SIG_IGN); // a child that exits early must not kill the test
@@ -25,13 +34,10 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     dup2(in[0], 0);
     dup2(out[1], 1);
     dup2(err[1], 2);
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) close(fd);
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})
+      close(fd);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-    std::vector<char*> argv{const_cast<char*>(program.c_str())};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(program.c_str(), argv.data());
-    _exit(127);
+    exec_or_exit(program, args);
   }
   close(in[0]);
   close(out[1]);

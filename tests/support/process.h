@@ -16,6 +16,10 @@ struct ProcessResult {
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
                           const std::string& stdin_text = "", const std::string& cwd = "");
 
+// In a forked child: becomes `program` run with `args` (its argv[0] is `program`), or exits
+// with 127 when that fails. Never returns.
+[[noreturn]] void exec_or_exit(const std::string& program, const std::vector<std::string>& args);
+
 // run_process on the blockls binary of this build.
 ProcessResult run_blockls(const std::vector<std::string>& args, const std::string& stdin_text = "");
 
