@@ -39,9 +39,10 @@ bool fix_needs_verifying(const Diagnostic& d);
 
 // Verifies the fixes of checked.diagnostics[first, end) (all by default); returns the number of
 // bytes it re-checked to do so. Each window verifies the fixes of its first max(16, 2 MiB /
-// window size) diagnostics; the fixes of the rest, like those in windows over 256 KiB, stay as
-// the grammar built them. Without that bound a window with an error on every line costs its
-// size times its line count.
+// cost) diagnostics, where a re-check's cost is the window's size plus 512 bytes per diagnostic
+// its check finds (building a diagnostic costs what checking that much plain text does); the
+// fixes of the rest, like those in windows over 256 KiB, stay as the grammar built them. Without
+// that bound a window with an error on every line costs its size times its line count.
 size_t verify_fixes(std::string_view text, CheckedDocument& checked,
                     const CheckOptions& options = {}, size_t first = 0, size_t end = SIZE_MAX);
 

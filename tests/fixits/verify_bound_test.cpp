@@ -51,6 +51,30 @@ TEST_CASE("verifying the fixes of a window with an error on every line is bounde
   }
 }
 
+TEST_CASE("a small window dense with diagnostics is bounded by its diagnostics, not its size") {
+  // A TELT block whose 280 lines before its first parameter are each a STRAY_TEXT warning with
+  // fixes: 8 KB, so its size alone allowed 256 of them to be verified (each re-check building
+  // 280 diagnostics: ~50 ms per block, 6.7 s for 1 MB of such blocks). A re-check's cost now
+  // counts its diagnostics, which leaves the minimum of 16.
+  std::string text = "#!telt [3-char SHA: abc]\n=== CREATE_FILE ===\n";
+  for (int i = 0; i < 280; ++i)
+    text += "  stray text line " + std::to_string(i) + " here\n";
+  text += "--FILE abc--\na.txt\n--END abc--\n";
+  CheckedDocument checked = check_document(text);
+  REQUIRE(errors_with_code(checked, "STRAY_TEXT") == 280);
+  size_t most_fixes = 0;
+  for (const Diagnostic& d : checked.diagnostics)
+    most_fixes = std::max(most_fixes, d.fixes.size());
+  REQUIRE(most_fixes >= 1);
+  const size_t rechecked = verify_fixes(text, checked);
+  INFO(text.size() << " bytes, " << rechecked << " bytes re-checked");
+  CHECK(rechecked >= 2 * text.size());
+  // The window's own check, then 16 diagnostics' fixes (by size alone: 256 diagnostics').
+  CHECK(rechecked <= (16 * most_fixes + 1) * text.size() + text.size() / 8);
+  for (const Diagnostic& d : checked.diagnostics)
+    if (d.code == "STRAY_TEXT") CHECK_FALSE(d.fixes.empty());
+}
+
 TEST_CASE("windows with few diagnostics verify every fix, as before the bound") {
   // Small blocks: each window is verified in full, so the verified check of a document with one
   // error per block re-checks each block about twice (before, and with the fix).
