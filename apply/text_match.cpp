@@ -3,6 +3,8 @@
 // similarity of character bigrams (cheap enough for large files).
 #include "apply/text_match.h"
 
+#include "grammar/unicode.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -24,17 +26,33 @@ std::string_view strip(std::string_view s) {
   return s;
 }
 
-std::vector<uint32_t> bigrams(std::string_view s) {
+// The characters of `s` as code points; an invalid byte becomes a value no code point has
+// (0x110000 + the byte), so two different invalid bytes still differ.
+std::vector<uint32_t> characters(std::string_view s) {
   std::vector<uint32_t> out;
-  for (size_t i = 0; i + 1 < s.size(); ++i)
-    out.push_back(static_cast<uint32_t>(static_cast<unsigned char>(s[i])) << 8 |
-                  static_cast<unsigned char>(s[i + 1]));
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const unicode::Decoded d = unicode::decode(s, i);
+    out.push_back(d.valid ? static_cast<uint32_t>(d.codepoint)
+                          : 0x110000u + static_cast<unsigned char>(s[i]));
+    i += d.length;
+  }
+  return out;
+}
+
+// The sorted bigrams of `s`'s characters, not its bytes: a changed accented letter then
+// weighs what a changed ASCII letter does (two bigrams, not three or four).
+std::vector<uint64_t> bigrams(std::string_view s) {
+  const std::vector<uint32_t> chars = characters(s);
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i + 1 < chars.size(); ++i)
+    out.push_back(static_cast<uint64_t>(chars[i]) << 32 | chars[i + 1]);
   std::sort(out.begin(), out.end());
   return out;
 }
 
 // Dice coefficient of two sorted bigram multisets (two empty lines are identical).
-double dice(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b, std::string_view sa,
+double dice(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b, std::string_view sa,
             std::string_view sb) {
   if (a.empty() || b.empty()) return sa == sb ? 1.0 : 0.0;
   size_t i = 0, j = 0, common = 0;
@@ -197,10 +215,10 @@ std::optional<ClosestRegion> closest_region(std::string_view content, std::strin
   }
 
   // Fuzzy: mean bigram similarity of the window's lines (indentation ignored).
-  std::vector<std::vector<uint32_t>> want_grams;
+  std::vector<std::vector<uint64_t>> want_grams;
   for (std::string_view w : want)
     want_grams.push_back(bigrams(strip(w)));
-  std::vector<std::vector<uint32_t>> file_grams;
+  std::vector<std::vector<uint64_t>> file_grams;
   file_grams.reserve(file.size());
   for (size_t i = 0; i < file.size(); ++i)
     file_grams.push_back(bigrams(strip(file_line(i))));

@@ -90,6 +90,25 @@ TEST_CASE("matching rules: line endings and the closest region", "[apply][match]
   CHECK(!closest_region(file, "completely unrelated text here"));
 }
 
+TEST_CASE("closest_region weighs a changed non-ASCII letter as a changed ASCII one",
+          "[apply][match]") {
+  // Similarity counts character bigrams: the two bytes of 'ö' are one character, so the
+  // file's 'wörld' is as near 'world' as 'wxrld' is (byte bigrams made it 6% further).
+  const std::string_view needle = "the world map is here";
+  const auto accented = closest_region("alpha beta\nthe wörld map is here\ngamma\n", needle);
+  const auto ascii = closest_region("alpha beta\nthe wxrld map is here\ngamma\n", needle);
+  REQUIRE(accented);
+  REQUIRE(ascii);
+  CHECK(accented->how == ascii->how);
+  CHECK(accented->how == "fuzzy, 90% similar");
+  CHECK(accented->text == "the wörld map is here");
+  // Two different invalid bytes are two different characters, as before.
+  const auto invalid =
+      closest_region("the w\xff\xferld map is here\n", "the w\xfe\xffrld map is here");
+  REQUIRE(invalid);
+  CHECK(invalid->how != "fuzzy, 100% similar");
+}
+
 TEST_CASE("SEARCH_NOT_FOUND offers a fix that makes the block apply", "[apply][match]") {
   TempRoot root;
   put_file(root.dir + "/a.py", "def f():\n    x = 1  \n    return x\n");
