@@ -11,15 +11,15 @@ namespace blockls::editblock {
 inline constexpr std::string_view kInstructions =
     R"(To change a file, write one SEARCH/REPLACE block per change.
 
-Syntax:
-  path/to/file                      the file's path, alone on the line before the fence
-  ```
-  <<<<<<< SEARCH
-  ...                               lines copied exactly from the file
-  =======
-  ...                               the lines that replace them
-  >>>>>>> REPLACE
-  ```
+Syntax (each line after "| ", which is not written):
+  | path/to/file                      the file's path, alone on the line before the fence
+  | ```
+  | <<<<<<< SEARCH
+  | ...                               lines copied exactly from the file
+  | =======
+  | ...                               the lines that replace them
+  | >>>>>>> REPLACE
+  | ```
 
 Rules:
 - Put the full path alone on its own line right before the opening fence: no bold, no

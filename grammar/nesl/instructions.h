@@ -10,13 +10,13 @@ namespace blockls::nesl {
 inline constexpr std::string_view kInstructions =
     R"(To change files, write NESL blocks.
 
-Syntax:
-  #!nesl [@three-char-SHA-256: k7m]     starts a block; k7m is 3 letters or digits, new for each
-  key = "value"                         a parameter whose value is a JSON string on one line
-  key = <<'EOT_k7m'                     a parameter whose value is the following lines, up to
-  ...                                   the line EOT_k7m (the block id after EOT_)
-  EOT_k7m
-  #!end_k7m                             ends the block
+Syntax (each line after "| ", which is not written):
+  | #!nesl [@three-char-SHA-256: k7m]     starts a block; k7m is 3 letters or digits, new for each
+  | key = "value"                         a parameter whose value is a JSON string on one line
+  | key = <<'EOT_k7m'                     a parameter whose value is the following lines, up to
+  | ...                                   the line EOT_k7m (the block id after EOT_)
+  | EOT_k7m
+  | #!end_k7m                             ends the block
 
 Rules:
 - Every block names its action: action = "file_write" (also file_append, file_replace_text,

@@ -10,19 +10,19 @@ namespace blockls::patch {
 inline constexpr std::string_view kInstructions =
     R"(To change files, write one patch envelope:
 
-Syntax:
-  *** Begin Patch
-  *** Add File: path/to/new_file    then every line of the new file, each starting with +
-  +line one
-  *** Delete File: path/to/old_file
-  *** Update File: path/to/file
-  *** Move to: path/to/new_name     (optional: rename the file too)
-  @@ def some_function():           a hunk: @@, optionally followed by a line it follows
-   context line                     starts with a space: kept
-  -removed line                     starts with -: removed
-  +added line                       starts with +: added
-  *** End of File                   (optional: the hunk ends at the end of the file)
-  *** End Patch
+Syntax (each line after "| ", which is not written):
+  | *** Begin Patch
+  | *** Add File: path/to/new_file    then every line of the new file, each starting with +
+  | +line one
+  | *** Delete File: path/to/old_file
+  | *** Update File: path/to/file
+  | *** Move to: path/to/new_name     (optional: rename the file too)
+  | @@ def some_function():           a hunk: @@, optionally followed by a line it follows
+  |  context line                     starts with a space: kept
+  | -removed line                     starts with -: removed
+  | +added line                       starts with +: added
+  | *** End of File                   (optional: the hunk ends at the end of the file)
+  | *** End Patch
 
 Rules:
 - Paths are relative to the project root.

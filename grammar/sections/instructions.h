@@ -12,18 +12,18 @@ inline constexpr std::string_view kInstructions =
     R"(To give a command text input, write the command with a shell heredoc; it is checked and
 shown, never run by blockls.
 
-Syntax (one parameter, MESSAGE):
-  command subcommand ARGS << 'EOF'
-  ...                               the text, as it stands
-  EOF                               ends it: the marker alone on its line
+Syntax (one parameter, MESSAGE; each line after "| ", which is not written):
+  | command subcommand ARGS << 'EOF'
+  | ...                               the text, as it stands
+  | EOF                               ends it: the marker alone on its line
 
-Syntax (several parameters):
-  command subcommand ARGS << 'PARAMS_END'
-  ---TITLE---
-  ...                               the value of TITLE
-  ---DESCRIPTION---
-  ...                               the value of DESCRIPTION
-  PARAMS_END
+Syntax (several parameters; each line after "| ", which is not written):
+  | command subcommand ARGS << 'PARAMS_END'
+  | ---TITLE---
+  | ...                               the value of TITLE
+  | ---DESCRIPTION---
+  | ...                               the value of DESCRIPTION
+  | PARAMS_END
 
 Rules:
 - A delimiter line is ---NAME--- alone on its line; NAME is upper-case letters and

@@ -10,27 +10,27 @@ namespace blockls::xml {
 inline constexpr std::string_view kInstructions =
     R"(To act on files, write a tool call as XML tags, the opening tag at the start of a line.
 
-Tools:
-  <write_to_file>                        create or overwrite a file
-  <path>path/to/file</path>
-  <content>
-  the file's complete content
-  </content>
-  </write_to_file>
+Tools (each line after "| ", which is not written):
+  | <write_to_file>                        create or overwrite a file
+  | <path>path/to/file</path>
+  | <content>
+  | the file's complete content
+  | </content>
+  | </write_to_file>
 
-  <replace_in_file>                      change part of a file
-  <path>path/to/file</path>
-  <diff>
-  ------- SEARCH
-  text copied exactly from the file
-  =======
-  the text that replaces it
-  +++++++ REPLACE
-  </diff>
-  </replace_in_file>
+  | <replace_in_file>                      change part of a file
+  | <path>path/to/file</path>
+  | <diff>
+  | ------- SEARCH
+  | text copied exactly from the file
+  | =======
+  | the text that replaces it
+  | +++++++ REPLACE
+  | </diff>
+  | </replace_in_file>
 
-  <read_file><path>path/to/file</path></read_file>
-  <execute_command><command>shell command</command></execute_command>
+  | <read_file><path>path/to/file</path></read_file>          read a file
+  | <execute_command><command>shell command</command></execute_command>    run a command
 
 Rules:
 - Every tag is closed by its own closing tag; parameters are the tool's child tags only.

@@ -180,6 +180,14 @@ TEST_CASE("blockls instructions prints every dialect's rules and an example that
       const nlohmann::json j = nlohmann::json::parse(checked.out);
       CHECK(j["files"][0]["errors"].empty());
       CHECK(j["files"][0]["blocks"].size() == 1);
+      // The whole text as pasted into a system prompt, which transcripts often include: its
+      // syntax lines are no block and no near miss (an error there failed every CI check of
+      // such a transcript, and XML's one-line tool calls were blocks `apply` would run).
+      const auto whole = test::run_blockls({"check", "--format", "json", "-"}, r.out);
+      CHECK(whole.exit_code == 0);
+      const nlohmann::json w = nlohmann::json::parse(whole.out);
+      CHECK(w["files"][0]["errors"].empty());
+      CHECK(w["files"][0]["blocks"].size() == 1);
     }
   }
   const auto unknown = test::run_blockls({"instructions", "klingon"});
