@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -106,6 +107,28 @@ bool fix_needs_verifying(const Diagnostic& d) {
   return info && info->doc_page != "validation"; // validation fixes are built verified
 }
 
+// The diagnostic counts of `text`'s check, or nullopt when its parse finds more than `limit`
+// syntax diagnostics (it then stops early: see ParseOptions::max_diagnostics). Adds the bytes
+// it checked to `*checked`.
+std::optional<std::map<std::string_view, int>>
+limited_counts(std::string_view text, const CheckOptions& options, size_t limit, size_t* checked) {
+  if (limit == SIZE_MAX) {
+    *checked += text.size();
+    return code_counts(check_document(text, options).diagnostics);
+  }
+  CheckOptions limited = options;
+  limited.parse.max_diagnostics = limit;
+  try {
+    std::optional<std::map<std::string_view, int>> counts =
+        code_counts(check_document(text, limited).diagnostics);
+    *checked += text.size();
+    return counts;
+  } catch (const DiagnosticLimitReached& stop) {
+    *checked += std::min(stop.stopped_at, text.size());
+    return std::nullopt;
+  }
+}
+
 // Verifies diagnostics one at a time, each on its window, keeping per window the diagnostic
 // counts before any fix (several diagnostics often share a window) and how many of its
 // diagnostics it has verified (for verified_per_window).
@@ -119,10 +142,12 @@ public:
     if (window.size() > kMaxVerifyWindow) return;
     const WindowKey key{window.begin, window.end, d.block < 0};
     const std::string_view sub = slice(text_, window);
+    // A loose window is verified only when it is not crowded (see kMaxLooseWindowDiagnostics).
+    if (key.loose && !counts_before(key, sub)) return;
     const size_t verified = verified_count_[key]++;
     // Past the minimum, the limit depends on how many diagnostics the window's check finds.
     if (verified >= kMinVerifiedPerWindow &&
-        verified >= verified_per_window(recheck_cost(sub.size(), total(counts_before(key, sub)))))
+        verified >= verified_per_window(recheck_cost(sub.size(), total(*counts_before(key, sub)))))
       return;
     const std::map<std::string_view, int>* before = nullptr;
     size_t kept_count = 0;
@@ -134,11 +159,8 @@ public:
         if (e.range.begin < window.begin || e.range.end > window.end) inside = false;
       // Edits outside the window cannot be verified locally: keep them as the grammar made them.
       if (inside && apply_edits(sub, fix.edits, &fixed_, window.begin)) {
-        if (!before) before = &counts_before(key, sub);
-        rechecked_ += before->count(d.code) ? fixed_.size() : 0;
-        keep = before->count(d.code) == 0 ||
-               is_clean_improvement(
-                   *before, code_counts(check_document(fixed_, options_).diagnostics), d.code);
+        if (!before) before = &*counts_before(key, sub);
+        keep = before->count(d.code) == 0 || improves(*before, d.code);
       }
       if (keep) {
         if (kept_count != f) d.fixes[kept_count] = std::move(fix);
@@ -155,19 +177,34 @@ public:
   size_t rechecked() const { return rechecked_; }
 
 private:
-  // The diagnostic counts of window `key` (text `sub`) before any fix, checked once per window.
-  const std::map<std::string_view, int>& counts_before(const WindowKey& key, std::string_view sub) {
+  // The diagnostic counts of window `key` (text `sub`) before any fix, checked once per window;
+  // nullopt for a loose window whose check finds more than kMaxLooseWindowDiagnostics.
+  const std::optional<std::map<std::string_view, int>>& counts_before(const WindowKey& key,
+                                                                      std::string_view sub) {
     auto it = before_cache_.find(key);
-    if (it == before_cache_.end()) {
-      rechecked_ += sub.size();
-      it = before_cache_.emplace(key, code_counts(check_document(sub, options_).diagnostics)).first;
-    }
+    if (it == before_cache_.end())
+      it = before_cache_
+               .emplace(key, limited_counts(sub, options_,
+                                            key.loose ? kMaxLooseWindowDiagnostics : SIZE_MAX,
+                                            &rechecked_))
+               .first;
     return it->second;
+  }
+
+  // True when the window with the fix applied (fixed_) has fewer `code` diagnostics than
+  // `before` and no more of any code. Such a check has fewer diagnostics in all than `before`,
+  // so its parse stops as soon as it has found as many: the fix is dropped without checking
+  // the rest (a fix that turns the lines after it into an unclosed block).
+  bool improves(const std::map<std::string_view, int>& before, std::string_view code) {
+    const std::optional<std::map<std::string_view, int>> after =
+        limited_counts(fixed_, options_, total(before) - 1, &rechecked_);
+    return after && is_clean_improvement(before, *after, code);
   }
 
   std::string_view text_;
   const CheckOptions& options_;
-  std::unordered_map<WindowKey, std::map<std::string_view, int>, WindowKeyHash> before_cache_;
+  std::unordered_map<WindowKey, std::optional<std::map<std::string_view, int>>, WindowKeyHash>
+      before_cache_;
   std::unordered_map<WindowKey, size_t, WindowKeyHash> verified_count_;
   std::string fixed_; // a window with a fix applied (its buffer reused)
   size_t rechecked_ = 0;

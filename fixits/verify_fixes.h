@@ -31,6 +31,14 @@ ByteRange loose_fix_window(const ParsedDocument& parsed, const Diagnostic& d, si
 // built them (unverified: the fix property is not promised for them).
 constexpr size_t kMaxVerifyWindow = 256 * 1024;
 
+// A diagnostic outside every block is verified on the text from its line to the next block
+// (loose_fix_window), so each has a window of its own: a run of them (a stray TELT end line on
+// each of thousands of lines) re-checked every later one with each, quadratic work that the
+// per-window bound never saw. Such a window is verified only when its check finds at most this
+// many diagnostics: in a run, the last ones before the next block. Whether it does depends on
+// the window's text alone, so check, its parts, the stream and a re-check agree.
+constexpr size_t kMaxLooseWindowDiagnostics = 16;
+
 // True when verify_fixes re-checks `d`'s fixes: it has some, from the grammar (a catalog fix
 // is built verified), and a dialect (not INVALID_UTF8), and was not found across blocks (a
 // duplicate id: its block's window, where the fixes are re-checked, holds that block alone and
@@ -41,8 +49,9 @@ bool fix_needs_verifying(const Diagnostic& d);
 // bytes it re-checked to do so. Each window verifies the fixes of its first max(16, 2 MiB /
 // cost) diagnostics, where a re-check's cost is the window's size plus 512 bytes per diagnostic
 // its check finds (building a diagnostic costs what checking that much plain text does); the
-// fixes of the rest, like those in windows over 256 KiB, stay as the grammar built them. Without
-// that bound a window with an error on every line costs its size times its line count.
+// fixes of the rest, like those in windows over 256 KiB and in loose windows with more than
+// kMaxLooseWindowDiagnostics, stay as the grammar built them. Without that bound a window with
+// an error on every line costs its size times its line count.
 size_t verify_fixes(std::string_view text, CheckedDocument& checked,
                     const CheckOptions& options = {}, size_t first = 0, size_t end = SIZE_MAX);
 

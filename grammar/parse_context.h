@@ -6,6 +6,7 @@
 #include "grammar/dialect_set.h"
 #include "grammar/model.h"
 
+#include <cstdint>
 #include <string_view>
 
 namespace blockls {
@@ -76,6 +77,15 @@ struct ParseOptions {
   // Index line starts as 64-bit offsets from the first line on (see LineIndex::wide()), as a
   // parse does by itself once the text passes 4 GiB: lets tests run that path on small texts.
   bool wide_line_index = false;
+  // A one-shot parse (parse_document) that has found more syntax diagnostics than this after
+  // a line throws DiagnosticLimitReached: fix verification only needs to know that a window is
+  // crowded, or that a fix made it worse (fixits/verify_fixes.cpp), not what is past that.
+  size_t max_diagnostics = SIZE_MAX;
+};
+
+// What a parse over ParseOptions::max_diagnostics throws.
+struct DiagnosticLimitReached {
+  size_t stopped_at = 0; // the end of the line after which the parse stopped
 };
 
 } // namespace blockls

@@ -146,6 +146,9 @@ public:
   void on_line(std::string_view text, const LineRef& line) {
     route(text, without_bom(line));
     update_mode();
+    // (Only general lines make diagnostics: the runs and fast paths take what is no syntax.)
+    if (doc_.diagnostics.size() > options_.max_diagnostics) [[unlikely]]
+      throw DiagnosticLimitReached{line.next};
   }
 
   // A UTF-8 byte order mark (EF BB BF) at the start of the text belongs to no dialect: the

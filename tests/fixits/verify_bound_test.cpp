@@ -75,6 +75,35 @@ TEST_CASE("a small window dense with diagnostics is bounded by its diagnostics, 
     if (d.code == "STRAY_TEXT") CHECK_FALSE(d.fixes.empty());
 }
 
+TEST_CASE("a run of diagnostics outside blocks is verified in linear work") {
+  // Stray TELT end lines, each a diagnostic outside every block with a fix and a window of its
+  // own to the end of the text: each window was re-checked with all the later ones in it (64 KB
+  // took 16 s). A window whose check finds more than kMaxLooseWindowDiagnostics is not
+  // verified, and its check stops there; the last ones, before the end, still are.
+  std::string text;
+  for (int i = 0; i < 3000; ++i)
+    text += "--END abc--\n";
+  CheckedDocument checked = check_document(text);
+  REQUIRE(checked.diagnostics.size() == 3000);
+  REQUIRE(std::all_of(checked.diagnostics.begin(), checked.diagnostics.end(),
+                      [](const Diagnostic& d) { return d.block < 0 && fix_needs_verifying(d); }));
+  const size_t rechecked = verify_fixes(text, checked);
+  INFO(text.size() << " bytes, " << rechecked << " bytes re-checked");
+  CHECK(rechecked <= 32 * text.size()); // all windows in full: ~1500 times the text
+  // The last 16 windows (1 to 16 lines) were checked in full and their fixes re-checked.
+  CheckedDocument last = check_document(text);
+  const size_t tail = verify_fixes(text, last, {}, 3000 - kMaxLooseWindowDiagnostics, 3000);
+  const size_t windows = 12 * kMaxLooseWindowDiagnostics * (kMaxLooseWindowDiagnostics + 1) / 2;
+  CHECK(tail > windows); // the windows' checks, then the re-checks with a line removed
+  // The first (3000 diagnostics in its window) was not: its check stopped after 17 lines.
+  CheckedDocument first = check_document(text);
+  const size_t head = verify_fixes(text, first, {}, 0, 1);
+  CHECK(head <= (kMaxLooseWindowDiagnostics + 1) * 12);
+  CHECK(first.diagnostics[0].fixes == checked.diagnostics[0].fixes);
+  for (const Diagnostic& d : checked.diagnostics)
+    CHECK_FALSE(d.fixes.empty());
+}
+
 TEST_CASE("windows with few diagnostics verify every fix, as before the bound") {
   // Small blocks: each window is verified in full, so the verified check of a document with one
   // error per block re-checks each block about twice (before, and with the fix).
