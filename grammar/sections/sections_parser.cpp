@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 
 namespace blockls {
 namespace {
@@ -163,6 +164,87 @@ Fix SectionsParser::uuid_fix(const ParseContext& ctx, const std::vector<bool>& c
   return fix;
 }
 
+bool SectionsParser::build_params(ParseContext& ctx, Command& c, std::vector<bool>& collides,
+                                  std::vector<size_t>& first_of) const {
+  // Each name's first delimiter and its parameter, by name: a body of n delimiters is read in
+  // O(n), where comparing each name with every earlier one took O(n²).
+  struct FirstUse {
+    size_t delim = 0, param = 0;
+  };
+  std::unordered_map<std::string_view, FirstUse> first_use;
+  first_use.reserve(delims_.size());
+  bool any_collision = false;
+  for (size_t k = 0; k < delims_.size(); ++k) {
+    const Delim& d = delims_[k];
+    const std::string_view name = slice(ctx.text, {d.name_begin, d.name_end});
+    const size_t value_end = k + 1 < delims_.size() ? delims_[k + 1].line_begin : body_end_;
+    const auto [it, first] = first_use.try_emplace(name, FirstUse{k, c.params.size()});
+    if (!first) {
+      collides[k] = any_collision = true;
+      first_of[k] = it->second.delim;
+    }
+    Parameter& p = first ? c.params.emplace_back(name) : c.params[it->second.param];
+    p.name_range = {d.name_begin, d.name_end};
+    p.line = d.line;
+    p.decoded = std::string();
+    set_value(ctx, p, d.next, value_end);
+  }
+  return any_collision;
+}
+
+void SectionsParser::report_collisions(ParseContext& ctx, const Block& b,
+                                       const std::vector<bool>& collides,
+                                       const std::vector<size_t>& first_of) const {
+  const std::string uuid = block_uuid(slice(ctx.text, {b.range.begin, last_end_}));
+  const Fix fix = uuid_fix(ctx, collides, uuid);
+  // The fix rewrites every other delimiter of the block, so a copy on each of n collisions
+  // would hold ~n² edits: copies go to the collisions in order while the block's total stays
+  // within kMaxCollisionFixEdits (the first always has one); later ones point to the first.
+  size_t fix_edits = 0;
+  std::optional<uint32_t> fix_line; // the line of the first collision, which has the fix
+  for (size_t k = 0; k < delims_.size(); ++k) {
+    if (!collides[k]) continue;
+    const Delim& d = delims_[k];
+    const std::string text(slice(ctx.text, {d.begin, d.end}));
+    const std::string name(slice(ctx.text, {d.name_begin, d.name_end}));
+    std::vector<Fix> fixes;
+    std::string elsewhere; // the hint's pointer to the fix, when this collision has none
+    if (uuid_.empty() && !fix.edits.empty()) {
+      if (!fix_line || fix_edits + fix.edits.size() <= kMaxCollisionFixEdits) {
+        fixes.push_back(fix);
+        fixes.back().preferred = !fix_line;
+        fix_edits += fix.edits.size();
+        if (!fix_line) fix_line = d.line;
+      } else {
+        elsewhere = " (the fix of the collision at line " + std::to_string(*fix_line + 1) +
+                    " does that for the whole block)";
+      }
+    }
+    const std::string first_line = std::to_string(delims_[first_of[k]].line + 1);
+    Diagnostic diag =
+        uuid_.empty()
+            ? make_diagnostic(
+                  code::DELIMITER_COLLISION, Dialect::sections, block_, d.line, {d.begin, d.end},
+                  "Found unexpected delimiter " + quote(text) + " at line " +
+                      std::to_string(d.line + 1) +
+                      ". Content appears to contain the delimiter pattern (" + name +
+                      " begins at line " + first_line + "); the last occurrence wins",
+                  "Rephrase the content to avoid " + quote(text) +
+                      " on its own line, or use UUID-prefixed delimiters: ---(UUID:" + uuid + ")" +
+                      name + "---" + elsewhere,
+                  std::move(fixes))
+            // UUID delimiters cannot come from content: the parameter is given twice.
+            : make_diagnostic(code::DELIMITER_COLLISION, Dialect::sections, block_, d.line,
+                              {d.begin, d.end},
+                              "Delimiter " + quote(text) + " at line " +
+                                  std::to_string(d.line + 1) + " repeats " + name +
+                                  " (first at line " + first_line + "); the last occurrence wins",
+                              "Remove one of the two " + name + " sections");
+    diag.line_dependent = true;
+    ctx.out->diagnostics.push_back(std::move(diag));
+  }
+}
+
 void SectionsParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_line) {
   Block& b = ctx.out->blocks[static_cast<size_t>(block_)];
   b.end_line = end_line;
@@ -201,65 +283,8 @@ void SectionsParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_
   // One parameter per name, in the order of first use; a repeated name takes the later value.
   std::vector<bool> collides(delims_.size(), false);
   std::vector<size_t> first_of(delims_.size(), 0); // delimiter index of the name's first use
-  bool any_collision = false;
-  for (size_t k = 0; k < delims_.size(); ++k) {
-    const Delim& d = delims_[k];
-    const std::string_view name = slice(ctx.text, {d.name_begin, d.name_end});
-    const size_t value_end = k + 1 < delims_.size() ? delims_[k + 1].line_begin : body_end_;
-    Parameter* p = nullptr;
-    for (size_t e = 0; e < k && !p; ++e) {
-      if (collides[e] || slice(ctx.text, {delims_[e].name_begin, delims_[e].name_end}) != name)
-        continue;
-      for (Parameter& q : c.params)
-        if (q.name == name) p = &q;
-      collides[k] = any_collision = true;
-      first_of[k] = e;
-    }
-    if (!p) p = &c.params.emplace_back(name);
-    p->name_range = {d.name_begin, d.name_end};
-    p->line = d.line;
-    p->decoded = std::string();
-    set_value(ctx, *p, d.next, value_end);
-  }
-  if (any_collision) {
-    const std::string uuid = block_uuid(slice(ctx.text, {b.range.begin, last_end_}));
-    const Fix fix = uuid_fix(ctx, collides, uuid);
-    bool preferred = true;
-    for (size_t k = 0; k < delims_.size(); ++k) {
-      if (!collides[k]) continue;
-      const Delim& d = delims_[k];
-      const std::string text(slice(ctx.text, {d.begin, d.end}));
-      const std::string name(slice(ctx.text, {d.name_begin, d.name_end}));
-      std::vector<Fix> fixes;
-      if (uuid_.empty() && !fix.edits.empty()) {
-        fixes.push_back(fix);
-        fixes.back().preferred = preferred;
-        preferred = false;
-      }
-      const std::string first_line = std::to_string(delims_[first_of[k]].line + 1);
-      Diagnostic diag =
-          uuid_.empty()
-              ? make_diagnostic(
-                    code::DELIMITER_COLLISION, Dialect::sections, block_, d.line, {d.begin, d.end},
-                    "Found unexpected delimiter " + quote(text) + " at line " +
-                        std::to_string(d.line + 1) +
-                        ". Content appears to contain the delimiter pattern (" + name +
-                        " begins at line " + first_line + "); the last occurrence wins",
-                    "Rephrase the content to avoid " + quote(text) +
-                        " on its own line, or use UUID-prefixed delimiters: ---(UUID:" + uuid +
-                        ")" + name + "---",
-                    std::move(fixes))
-              // UUID delimiters cannot come from content: the parameter is given twice.
-              : make_diagnostic(code::DELIMITER_COLLISION, Dialect::sections, block_, d.line,
-                                {d.begin, d.end},
-                                "Delimiter " + quote(text) + " at line " +
-                                    std::to_string(d.line + 1) + " repeats " + name +
-                                    " (first at line " + first_line + "); the last occurrence wins",
-                                "Remove one of the two " + name + " sections");
-      diag.line_dependent = true;
-      ctx.out->diagnostics.push_back(std::move(diag));
-    }
-  }
+  const bool any_collision = build_params(ctx, c, collides, first_of);
+  if (any_collision) report_collisions(ctx, b, collides, first_of);
   block_ = -1;
 }
 

@@ -69,6 +69,10 @@ public:
 
 private:
   static constexpr size_t npos = std::string_view::npos;
+  // The most edits the copies of a block's UUID fix hold together, the first copy always given
+  // (see report_collisions): a normal block gives every collision the fix, a body with
+  // thousands of repeated delimiters does not hold millions of edits.
+  static constexpr size_t kMaxCollisionFixEdits = 4096;
 
   // A content line [begin, end) of the current section (after a delimiter).
   void note_section_line(size_t begin, size_t end) {
@@ -90,6 +94,13 @@ private:
   // DELIMITER_COLLISION, and leaves the block; `end_line` is the marker's line (absent when
   // unclosed).
   void close_block(ParseContext& ctx, std::optional<uint32_t> end_line);
+  // The command's parameters from the delimiters, one per name; marks each delimiter whose name
+  // came before (`collides`) with that name's first delimiter (`first_of`). True if any did.
+  bool build_params(ParseContext& ctx, Command& c, std::vector<bool>& collides,
+                    std::vector<size_t>& first_of) const;
+  // A DELIMITER_COLLISION for each colliding delimiter of block `b`, in order.
+  void report_collisions(ParseContext& ctx, const Block& b, const std::vector<bool>& collides,
+                         const std::vector<size_t>& first_of) const;
   // The value of the section from `begin` up to `end` (exclusive): the lines with leading and
   // trailing newlines trimmed (a source slice unless a "\r" needs dropping).
   void set_value(ParseContext& ctx, Parameter& p, size_t begin, size_t end) const;
