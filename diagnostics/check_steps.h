@@ -6,6 +6,7 @@
 #include "diagnostics/check.h"
 #include "grammar/router/incremental_parse.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string_view>
@@ -61,18 +62,34 @@ public:
 
   // Appends the next block.
   void add_block(const Block& block) {
+    const size_t first = lines_.size();
     for (const Command& c : block.commands)
       lines_.push_back(c.line);
+    sorted_.push_back(
+        std::is_sorted(lines_.begin() + static_cast<std::ptrdiff_t>(first), lines_.end()));
     block_end_.push_back(static_cast<uint32_t>(lines_.size()));
   }
   size_t command_count(size_t block) const { return end(block) - begin(block); }
-  // Which command of `block` a diagnostic on `line` belongs to (-1: before the first one).
+  // Which command of `block` a diagnostic on `line` belongs to (-1: before the first one): the
+  // last one at or before it. A block's commands are nearly always in line order, and then a
+  // binary search finds it (a malformed diff makes thousands of commands, each with an error:
+  // a scan per diagnostic was quadratic); else every command is looked at.
   int command_of_line(size_t block, uint32_t line) const {
+    const auto first = lines_.begin() + begin(block), last = lines_.begin() + end(block);
+    if (sorted_[block - first_block_]) {
+      const auto after = std::upper_bound(first, last, line, [&](uint32_t l, uint32_t command) {
+        ++lines_read_;
+        return l < command;
+      });
+      return static_cast<int>(after - first) - 1;
+    }
     int found = -1;
-    for (uint32_t i = begin(block); i < end(block); ++i)
-      if (lines_[i] <= line) found = static_cast<int>(i - begin(block));
+    for (auto it = first; it != last; ++it, ++lines_read_)
+      if (*it <= line) found = static_cast<int>(it - first);
     return found;
   }
+  // How many command lines command_of_line() has read so far (its cost, for tests).
+  size_t lines_read() const { return lines_read_; }
 
 private:
   uint32_t begin(size_t block) const {
@@ -83,6 +100,8 @@ private:
   size_t first_block_;
   std::vector<uint32_t> lines_;     // every command's line
   std::vector<uint32_t> block_end_; // the commands of block first_block_ + i end at [i]
+  std::vector<bool> sorted_;        // block first_block_ + i has its commands in line order
+  mutable size_t lines_read_ = 0;
 };
 
 // The verdicts of blocks [first_block, end_block) (resized to cover them) from

@@ -78,11 +78,13 @@ void DiffReader::line(std::string_view line, ByteRange here, size_t next) {
     if (part_ != Part::outside) {
       out_.problems.push_back({cur_.marker, "SEARCH block is not finished before the next SEARCH",
                                "End each block with `=======`, the replacement and `+++++++ "
-                               "REPLACE` before the next `------- SEARCH`"});
+                               "REPLACE` before the next `------- SEARCH`",
+                               marker_line_});
       cut(here.begin);
     }
     cur_ = DiffBlock{};
     cur_.marker = here;
+    cur_.line = number;
     marker_line_ = number;
     part_ = Part::search_head;
     first_ = npos;
@@ -101,10 +103,10 @@ void DiffReader::line(std::string_view line, ByteRange here, size_t next) {
     if (part_ == Part::outside)
       out_.problems.push_back(
           {here, "Diff marker " + std::string(line) + " without a SEARCH marker before it",
-           "Begin each block with `------- SEARCH`"});
+           "Begin each block with `------- SEARCH`", number});
     else if (m == Mark::replace)
       out_.problems.push_back({here, "REPLACE marker without the `=======` divider before it",
-                               "Write `=======` between the SEARCH and the REPLACE text"});
+                               "Write `=======` between the SEARCH and the REPLACE text", number});
     else if (part_ == Part::replace) {
       add_section_line(here); // a second divider is replacement text (Cline reads it so too)
     }
@@ -142,7 +144,7 @@ ParsedDiff DiffReader::finish(ByteRange range) {
         {cur_.marker,
          "SEARCH block is not finished: the diff ends before its " +
              std::string(part_ == Part::replace ? "REPLACE marker" : "`=======`"),
-         "End the block with `=======`, the replacement and `+++++++ REPLACE`"});
+         "End the block with `=======`, the replacement and `+++++++ REPLACE`", marker_line_});
     cut(range.end);
     part_ = Part::outside;
   }

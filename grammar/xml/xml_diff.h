@@ -22,11 +22,13 @@ struct DiffBlock {
   ByteRange old_text; // its lines, without the break after the last one
   ByteRange new_text;
   ByteRange replace_marker; // the `=======` line
+  uint32_t line = 0;        // the SEARCH marker's line, counted from the diff's first line
 };
 
 struct DiffProblem {
   ByteRange at; // the marker line at fault (or the diff's first byte)
   std::string message, hint;
+  uint32_t line = 0; // the line of `at`, counted from the diff's first line
 };
 
 struct ParsedDiff {

@@ -468,23 +468,20 @@ void XmlParser::add_diff_commands(ParseContext& ctx, Block& b, const Child* path
   } else {
     const ByteRange body = raw_value(ctx.text, diff->value);
     xml::ParsedDiff parsed = xml::parse_diff(ctx.text, body);
+    // The diff's first line, counted once: the reader numbers its markers' lines from there
+    // (counting from the block's start for each problem was quadratic in a malformed diff).
+    uint32_t body_line = start_line_;
+    for (size_t i = b.range.begin; i < body.begin; ++i)
+      body_line += ctx.text[i] == '\n';
     for (xml::DiffProblem& problem : parsed.problems) {
       const bool at_marker = problem.at.size() > 0;
       report(ctx, make_diagnostic(code::MALFORMED_EDIT, Dialect::xml, block_,
-                                  at_marker ? 0 : diff->line, at_marker ? problem.at : diff->tag,
-                                  std::move(problem.message), std::move(problem.hint)));
-      if (at_marker) { // the line of a marker: counted by the text's line breaks
-        uint32_t n = start_line_;
-        for (size_t i = b.range.begin; i < problem.at.begin; ++i)
-          n += ctx.text[i] == '\n';
-        ctx.out->diagnostics.back().line = n;
-      }
+                                  at_marker ? body_line + problem.line : diff->line,
+                                  at_marker ? problem.at : diff->tag, std::move(problem.message),
+                                  std::move(problem.hint)));
     }
-    uint32_t line = start_line_;
-    size_t counted = b.range.begin;
     for (const xml::DiffBlock& d : parsed.blocks) {
-      for (; counted < d.marker.begin; ++counted)
-        line += ctx.text[counted] == '\n';
+      const uint32_t line = body_line + d.line;
       Command& c = command(line, d.marker);
       for (const auto& [name, range] : {std::pair{std::string_view("old_text"), d.old_text},
                                         std::pair{std::string_view("new_text"), d.new_text}}) {
