@@ -88,19 +88,42 @@ void StreamSession::feed(std::string_view chunk) {
   // (Each step is skipped where it has nothing to do: at 64-byte reads this runs for three
   // reads in four, mostly with no value streaming and no block starting.)
   if (value_ || !closed_.empty()) close_value(open, blocks);
-  if (started_ < blocks.size()) emit_starts(blocks);
-  if (!held_.empty() && blocks.size() > settled_.blocks) emit_held_early();
-  if (open) stream_value(open, blocks);
   const std::vector<ResumePoint>& points = parser_.resume_points_so_far();
-  if (!points.empty() && points.back().offset > settled_.offset) settle(points.back());
+  if (!points.empty() && points.back().offset > settled_.offset) settle_passed(points);
+  if (started_ < blocks.size() || !held_.empty()) start_blocks(blocks.size());
+  // (The open value is in the last block, after every resume point: its chunks follow the
+  // block_end of every block before it.)
+  if (open) stream_value(open, blocks);
+}
+
+// Settles each resume point the feed passed, in order, after the block_starts of the blocks
+// before it: the events come in the order a feed per line gives (block_start 1, block_end 1,
+// block_start 2...; with --apply a block is applied before the next one starts), whatever the
+// chunking. A read of many lines checks a part per block, as reads of a line each do.
+void StreamSession::settle_passed(const std::vector<ResumePoint>& points) {
+  size_t first = points.size() - 1; // the first point not settled (usually the last one)
+  while (first > 0 && points[first - 1].offset > settled_.offset)
+    --first;
+  for (size_t i = first; i < points.size(); ++i) {
+    if (started_ < points[i].blocks || !held_.empty()) start_blocks(points[i].blocks);
+    settle(points[i]);
+  }
+}
+
+// block_starts up to block `end` (exclusive); the held errors follow the first block after
+// the settled text (their verification windows end at its start).
+void StreamSession::start_blocks(size_t end) {
+  const std::vector<Block>& blocks = parser_.blocks_so_far();
+  emit_starts(blocks, end);
+  if (!held_.empty() && end > settled_.blocks) emit_held_early();
 }
 
 // Events are written as text, keys in sorted order (as dump_json wrote the nlohmann objects
 // they were before): an event costs its bytes, not a tree of allocations. A block_start is put
 // together by hand, as the JsonWriter writes an object on one line (no spaces): it is small
 // and comes once per block, and the writer's calls cost more than its bytes.
-void StreamSession::emit_starts(const std::vector<Block>& blocks) {
-  for (; started_ < blocks.size(); ++started_) {
+void StreamSession::emit_starts(const std::vector<Block>& blocks, size_t end) {
+  for (; started_ < end; ++started_) {
     const Block& block = blocks[started_];
     event_.assign("{\"block_id\":");
     if (block.id.empty())
@@ -407,7 +430,7 @@ size_t StreamSession::finish() {
   const std::string_view text = parser_.text();
   close_value(std::nullopt, rest.blocks, true);
   // Blocks the streaming parse had not seen start (the last line had no newline) start now.
-  emit_starts(rest.blocks);
+  emit_starts(rest.blocks, rest.blocks.size());
   // What is left after the last settled point: its blocks and the syntax diagnostics found
   // after it, with block indices counted from its first block.
   rest.blocks.erase(rest.blocks.begin(), rest.blocks.begin() + settled_.blocks);

@@ -65,7 +65,9 @@ private:
     event_.clear();
     return writer_;
   }
-  void emit_starts(const std::vector<Block>& blocks);
+  void emit_starts(const std::vector<Block>& blocks, size_t end);
+  void start_blocks(size_t end);
+  void settle_passed(const std::vector<ResumePoint>& points);
   // value_chunk events: the streamed value, if `open` is no longer it, has closed — its
   // remainder (the part of its value in `blocks` not reported yet) goes out; then what `open`
   // has added.

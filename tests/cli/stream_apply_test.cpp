@@ -153,6 +153,28 @@ TEST_CASE("stream --apply: each valid block applied as it closes, in order, as a
   std::filesystem::remove_all(base);
 }
 
+TEST_CASE("stream --apply: a read of several blocks applies each before the next one starts",
+          "[cli][stream][apply]") {
+  // The whole transcript in one write (under PIPE_BUF: one read gets it all): the events must
+  // still be block_start, block_end, applied/skipped for each block in turn.
+  const std::string whole = whole_transcript();
+  REQUIRE(whole.size() < 4096);
+  const std::string root = make_temp_dir();
+  PipedBlockls p({"stream", "--apply", "--root", root});
+  p.send(whole);
+  p.close_input();
+  std::vector<std::string> types;
+  for (nlohmann::json e = p.next_event(); e.is_object(); e = p.next_event())
+    if (e["event"] != "value_chunk") types.push_back(e["event"]);
+  std::vector<std::string> want;
+  for (const Step& step : steps())
+    want.insert(want.end(), {"block_start", "block_end", step.event});
+  want.push_back("done");
+  CHECK(types == want);
+  CHECK(p.wait_exit() == 1);
+  std::filesystem::remove_all(root);
+}
+
 TEST_CASE("stream --apply --dry-run: writes nothing, later blocks see earlier ones",
           "[cli][stream][apply]") {
   const std::string base = make_temp_dir();

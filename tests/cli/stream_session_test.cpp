@@ -222,6 +222,71 @@ TEST_CASE("stream: a block's block_end is emitted when its closing line is fed",
   CHECK(events.back() == "done");
 }
 
+namespace {
+
+// The events of `text` fed in the chunks `cuts`, as written, but for the value_chunk events
+// (whose number depends on the chunking: a value read in one piece has none) and the block_id
+// of a block_start (the id as known when the start line was read: a TELT start line without
+// a hash gets it from a later delimiter).
+std::vector<std::string> events_but_values(std::string_view text, const std::vector<size_t>& cuts) {
+  std::vector<std::string> events;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& e) {
+    if (e.type == "value_chunk") return;
+    if (e.type != "block_start") {
+      events.emplace_back(e.json);
+      return;
+    }
+    json start = json::parse(e.json);
+    start.erase("block_id");
+    events.push_back(start.dump());
+  });
+  feed_in_pieces(session, text, cuts);
+  return events;
+}
+
+// The offsets just after each line break: the chunking of a transcript read a line at a time.
+std::vector<size_t> line_cuts(std::string_view text) {
+  std::vector<size_t> cuts;
+  for (size_t nl = text.find('\n'); nl != std::string_view::npos && nl + 1 < text.size();
+       nl = text.find('\n', nl + 1))
+    cuts.push_back(nl + 1);
+  return cuts;
+}
+
+} // namespace
+
+TEST_CASE("stream: a read of many lines gives the events in the order a read per line does",
+          "[cli][stream]") {
+  // Three NESL blocks in one read (the QA repro): each block_start right before its block_end,
+  // not the three block_starts first.
+  const std::string three =
+      "#!nesl [@three-char-SHA-256: h01]\naction = \"file_write\"\npath = \"a.txt\"\n"
+      "content = \"hi\"\n#!end_h01\n#!nesl [@three-char-SHA-256: h02]\naction = \"file_write\"\n"
+      "path = \"b.txt\"\ncontent = \"x\"\n#!end_h02\n#!nesl [@three-char-SHA-256: h03]\n"
+      "action = \"file_write\"\n";
+  std::vector<std::string> types;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& e) { types.emplace_back(e.type); });
+  session.feed(three);
+  session.finish();
+  CHECK(types == std::vector<std::string>{"block_start", "block_end", "block_start", "block_end",
+                                          "block_start", "block_end", "done"});
+  // Over every test input, and for random chunkings: the same events, in the same order, as a
+  // line at a time (value chunks aside).
+  Rng rng(0x0ade);
+  size_t compared = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    INFO(input.name);
+    const std::vector<std::string> want = events_but_values(input.text, line_cuts(input.text));
+    REQUIRE(events_but_values(input.text, {}) == want);
+    std::vector<size_t> cuts;
+    for (size_t at = rng.below(4096) + 1; at < input.text.size(); at += rng.below(4096) + 1)
+      cuts.push_back(at);
+    REQUIRE(events_but_values(input.text, cuts) == want);
+    ++compared;
+  }
+  CHECK(compared > 100);
+}
+
 TEST_CASE("stream: errors outside blocks come in check's order among the blocks", "[cli][stream]") {
   // Two broken blocks with invalid UTF-8 in the prose between them, settled together (one
   // chunk) and apart (byte at a time): the `error` event comes between the two block_ends.
@@ -243,7 +308,10 @@ TEST_CASE("stream: errors outside blocks come in check's order among the blocks"
   });
   session.feed(input.text);
   session.finish();
-  CHECK(events == std::vector<std::string>{"block_start", "block_start", "block_end", "error",
+  // (The error is the second part's: it is checked, and its error emitted, when the second
+  // block has closed — after that block's block_start, as when the text is read a line at a
+  // time.)
+  CHECK(events == std::vector<std::string>{"block_start", "block_end", "block_start", "error",
                                            "block_end", "done"});
   // Invalid UTF-8 inside a block, which check lists among the block's errors (the fuzzer's
   // find): it comes in the block's block_end, where check lists it.
