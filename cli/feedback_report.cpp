@@ -47,8 +47,10 @@ std::string_view path_of(std::string_view text, const Block& block) {
   return {};
 }
 
-// "block 2 (nesl, config.toml, lines 8-14)": the words a model can find its block by.
-std::string describe(std::string_view text, const CheckedDocument& checked, size_t b) {
+// "block 2 (nesl, config.toml, lines 8-14)": the words a model can find its block by; `number`
+// is the block's in the whole document.
+std::string describe(std::string_view text, const CheckedDocument& checked, size_t b,
+                     size_t number) {
   const Block& block = checked.parsed.blocks[b];
   const ByteRange span = block_lines(text, checked, b);
   const uint32_t first = checked.parsed.lines.line_of(span.begin) + 1;
@@ -58,7 +60,7 @@ std::string describe(std::string_view text, const CheckedDocument& checked, size
   if (const std::string_view path = path_of(text, block);
       !path.empty() && path.find('\n') == std::string_view::npos)
     what += ", " + std::string(path);
-  return fmt::format("block {} ({}, line{} {})", b + 1, what, first == last ? "" : "s",
+  return fmt::format("block {} ({}, line{} {})", number, what, first == last ? "" : "s",
                      first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last));
 }
 
@@ -121,13 +123,15 @@ std::string corrected_document(std::string_view text, const CheckedDocument& che
   return out;
 }
 
-std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t b) {
+std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t b,
+                           size_t number) {
   std::vector<const Diagnostic*> errors;
   for (const Diagnostic& d : checked.diagnostics)
     if (d.block == static_cast<int32_t>(b) && is_error(d.severity)) errors.push_back(&d);
   if (errors.empty()) return "";
-  std::string out = fmt::format("{} has {} error{} and was not run:\n", describe(text, checked, b),
-                                errors.size(), errors.size() == 1 ? "" : "s");
+  std::string out =
+      fmt::format("{} has {} error{} and was not run:\n", describe(text, checked, b, number),
+                  errors.size(), errors.size() == 1 ? "" : "s");
   for (const Diagnostic* d : errors) {
     out += fmt::format("- line {}: {} [{}]\n", d->line + 1, d->message, d->code);
     if (!d->fix_hint.empty()) out += "  " + d->fix_hint + "\n";
@@ -162,11 +166,11 @@ std::string feedback_text(std::string_view text, const CheckedDocument& checked)
   if (!valid.empty() && !broken.empty()) {
     out += "Valid, do not send again:";
     for (size_t b : valid)
-      out += (b == valid.front() ? " " : ", ") + describe(text, checked, b);
+      out += (b == valid.front() ? " " : ", ") + describe(text, checked, b, b + 1);
     out += ".\n";
   }
   for (size_t b : broken)
-    out += "\n" + block_feedback(text, checked, b);
+    out += "\n" + block_feedback(text, checked, b, b + 1);
   // Errors outside every block (e.g. invalid UTF-8 in prose).
   for (const Diagnostic& d : checked.diagnostics)
     if (d.block < 0 && is_error(d.severity))

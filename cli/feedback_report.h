@@ -15,8 +15,11 @@ namespace blockls::cli {
 // The whole document's feedback.
 std::string feedback_text(std::string_view text, const CheckedDocument& checked);
 
-// The feedback on one block that has errors (empty when it has none).
-std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t block);
+// The feedback on one block that has errors (empty when it has none). `number`: the "block N"
+// the model is told, the block's 1-based number in the whole document — not block + 1 when
+// `checked` is a part of it (the stream checks a part at a time).
+std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t block,
+                           size_t number);
 
 // The block's lines with the preferred fix of each of its diagnostics applied (non-overlapping,
 // inside the block's lines), or nullopt when an error of the block has no such fix.

@@ -252,9 +252,9 @@ void StreamSession::settle(const ResumePoint& point) {
                           syntax.begin() + point.diagnostics);
   for (Diagnostic& d : part.diagnostics)
     if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
-  const size_t begin = settled_.offset;
+  const size_t begin = settled_.offset, first_block = settled_.blocks;
   settled_ = point;
-  check_and_emit(text, std::move(part), begin);
+  check_and_emit(text, std::move(part), begin, first_block);
 }
 
 // The line a loose diagnostic's verification window starts on (loose_fix_window).
@@ -320,7 +320,7 @@ void StreamSession::emit_held_early() {
 }
 
 void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, size_t begin,
-                                   bool at_end) {
+                                   size_t first_block, bool at_end) {
   CheckedDocument checked = check_part(text, std::move(part), begin, !utf8_reported_, options_);
   const ActionCatalog& catalog = options_.catalog ? *options_.catalog : ActionCatalog::builtin();
   const std::vector<Block>& blocks = checked.parsed.blocks;
@@ -413,7 +413,8 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
     w.field("event", "block_end");
     // What to tell the model about a broken block (the corrected block, when the fixes make one).
     if (!checked.verdicts[b].valid)
-      if (std::string feedback = block_feedback(text, checked, b); !feedback.empty())
+      if (std::string feedback = block_feedback(text, checked, b, first_block + b + 1);
+          !feedback.empty())
         w.field("feedback", feedback);
     w.end_object();
     emit_({"block_end", event_});
@@ -438,7 +439,7 @@ size_t StreamSession::finish() {
   for (Diagnostic& d : rest.diagnostics)
     if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
   rest.resume_points.clear();
-  check_and_emit(text, std::move(rest), settled_.offset, true);
+  check_and_emit(text, std::move(rest), settled_.offset, settled_.blocks, true);
   JsonWriter& w = start_event();
   w.begin_object();
   w.field("event", "done");

@@ -82,9 +82,10 @@ private:
   void settle(const ResumePoint& point);
   // Checks `part` (see check_part: what the parse found from `begin` on, up to the end of
   // `text`) and emits its blocks and errors, in check order — but for the errors after its
-  // last block whose fixes' verification needs the next block (held_). `at_end`: the input
+  // last block whose fixes' verification needs the next block (held_). `first_block`: the
+  // blocks before the part (its blocks' feedback is numbered after them). `at_end`: the input
   // has ended (nothing is held any longer).
-  void check_and_emit(std::string_view text, ParsedDocument part, size_t begin,
+  void check_and_emit(std::string_view text, ParsedDocument part, size_t begin, size_t first_block,
                       bool at_end = false);
   size_t held_from(const CheckedDocument& checked, const std::vector<size_t>& tail,
                    bool at_end) const;

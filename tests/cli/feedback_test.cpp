@@ -64,7 +64,7 @@ TEST_CASE("feedback: a corrected block, put in place, removes errors and adds no
       if (!fixed) continue;
       // Where the block's text was: find it by the span the correction replaced, i.e. the
       // text that differs. The corrected block starts at the block's first line.
-      const std::string feedback = cli::block_feedback(input.text, checked, b);
+      const std::string feedback = cli::block_feedback(input.text, checked, b, b + 1);
       REQUIRE(feedback.find(*fixed) != std::string::npos);
       const std::string whole = cli::corrected_document(input.text, checked, b);
       const std::map<std::string, int> after = error_codes(check_document(whole));

@@ -4,6 +4,7 @@
 // before its block_end, and a block's block_end as soon as its closing line has been fed.
 #include "apply/text_match.h"
 #include "bench/rng.h"
+#include "cli/feedback_report.h"
 #include "cli/stream_session.h"
 #include "diagnostics/json_report.h"
 #include "diagnostics/json_text.h"
@@ -285,6 +286,37 @@ TEST_CASE("stream: a read of many lines gives the events in the order a read per
     ++compared;
   }
   CHECK(compared > 100);
+}
+
+TEST_CASE("stream: a block_end's feedback names the block by its number in the document",
+          "[cli][stream]") {
+  // The stream checks a part (about a block) at a time: the feedback must still say "block N"
+  // with N the block's number in the whole input, the block_number of --apply's events, and
+  // be check's feedback for that block — read at once, a line at a time, in random chunks.
+  Rng rng(0xb7c3);
+  size_t named = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    const CheckedDocument checked = check_with_verified_fixes(input.text);
+    std::vector<size_t> random;
+    for (size_t at = rng.below(200) + 1; at < input.text.size(); at += rng.below(200) + 1)
+      random.push_back(at);
+    for (const std::vector<size_t>& cuts : {std::vector<size_t>{}, line_cuts(input.text), random}) {
+      size_t ends = 0;
+      cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+        if (raw.type != "block_end") return;
+        const json e = json::parse(raw.json);
+        const size_t b = ends++;
+        if (!e.contains("feedback")) return;
+        INFO(input.name << ", block " << b + 1);
+        const std::string feedback = e.at("feedback");
+        REQUIRE(feedback.starts_with("block " + std::to_string(b + 1) + " ("));
+        REQUIRE(feedback == cli::block_feedback(input.text, checked, b, b + 1));
+        ++named;
+      });
+      feed_in_pieces(session, input.text, cuts);
+    }
+  }
+  CHECK(named > 100);
 }
 
 TEST_CASE("stream: errors outside blocks come in check's order among the blocks", "[cli][stream]") {
