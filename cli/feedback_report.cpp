@@ -1,6 +1,7 @@
 // Feedback for the model (see feedback_report.h).
 #include "cli/feedback_report.h"
 
+#include "apply/path_policy.h"
 #include "grammar/dialects.h"
 #include "grammar/text_edit.h"
 
@@ -38,12 +39,13 @@ ByteRange block_lines(std::string_view text, const CheckedDocument& checked, siz
   return {begin, end_of_line(text, last)};
 }
 
-// The first path a block's commands name (the file a model knows its block by).
+// The first path a block's commands name (the file a model knows its block by), trimmed as
+// apply reads a path: a TELT value keeps its CRLF break, whose "\r" must not reach the text.
 std::string_view path_of(std::string_view text, const Block& block) {
   for (const Command& c : block.commands)
     for (const Parameter& p : c.params)
       if (p.name == "path" || p.name == "PATH" || p.name == "FILE" || p.name == "file")
-        return p.value(text);
+        return apply::trim_path(p.value(text));
   return {};
 }
 

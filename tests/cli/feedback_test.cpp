@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <string>
 
 using namespace blockls;
@@ -81,4 +82,35 @@ TEST_CASE("feedback: a corrected block, put in place, removes errors and adds no
     }
   }
   CHECK(corrected > 50);
+}
+
+TEST_CASE("feedback: a block's path is shown trimmed as apply reads it, CRLF or not",
+          "[cli][feedback]") {
+  // The QA repro: a TELT value keeps its CRLF break, so the path's value ends in "\r"; the
+  // header must name the file without it.
+  const std::string crlf = "#!telt [3-char SHA: k7m]\r\n=== CREATE_FILE ===\r\n--PATH k7m--\r\n"
+                           "src/\xc3\xa9\xf0\x9f\x98\x80.txt\r\n--CONTENT k7m--\r\nhello\r\n"
+                           "--END k7x--\r\n";
+  const CheckedDocument checked = check_with_verified_fixes(crlf);
+  REQUIRE(checked.parsed.blocks.size() == 1);
+  const std::string feedback = cli::block_feedback(crlf, checked, 0, 1);
+  CHECK(feedback.starts_with("block 1 (telt, src/\xc3\xa9\xf0\x9f\x98\x80.txt, lines 1-7) has "));
+  // Every test input with CRLF breaks: no block header (up to its line numbers) holds a "\r".
+  size_t headers = 0;
+  for (const test::NamedInput& input : test::all_inputs()) {
+    std::string text;
+    for (char c : input.text) {
+      if (c == '\n' && (text.empty() || text.back() != '\r')) text += '\r';
+      text += c;
+    }
+    const std::string all = cli::feedback_text(text, check_with_verified_fixes(text));
+    static const std::regex header("block [0-9]+ \\(([^\n]*?), lines? [0-9]");
+    for (auto m = std::sregex_iterator(all.begin(), all.end(), header); m != std::sregex_iterator();
+         ++m) {
+      INFO(input.name << ": " << m->str());
+      CHECK(m->str(1).find('\r') == std::string::npos);
+      ++headers;
+    }
+  }
+  CHECK(headers > 50);
 }
