@@ -78,20 +78,29 @@ std::string fence_for(std::string_view body) {
 
 } // namespace
 
-std::optional<std::string> corrected_block(std::string_view text, const CheckedDocument& checked,
-                                           size_t b) {
+namespace {
+
+// The diagnostics of `all` on block `b`, in order.
+void add_diagnostics_of(const std::vector<Diagnostic>& all, size_t b,
+                        std::vector<const Diagnostic*>* out) {
+  for (const Diagnostic& d : all)
+    if (d.block == static_cast<int32_t>(b)) out->push_back(&d);
+}
+
+// corrected_block, with the block's diagnostics given (a failed apply adds the workspace's).
+std::optional<std::string> correct(std::string_view text, const CheckedDocument& checked, size_t b,
+                                   const std::vector<const Diagnostic*>& diagnostics) {
   const ByteRange span = block_lines(text, checked, b);
   std::vector<TextEdit> edits;
-  for (const Diagnostic& d : checked.diagnostics) {
-    if (d.block != static_cast<int32_t>(b)) continue;
+  for (const Diagnostic* d : diagnostics) {
     const bool fixable =
-        !d.fixes.empty() && std::all_of(d.fixes.front().edits.begin(), d.fixes.front().edits.end(),
-                                        [&](const TextEdit& e) {
-                                          return e.range.begin >= span.begin &&
-                                                 e.range.end <= span.end;
-                                        });
+        !d->fixes.empty() && std::all_of(d->fixes.front().edits.begin(),
+                                         d->fixes.front().edits.end(), [&](const TextEdit& e) {
+                                           return e.range.begin >= span.begin &&
+                                                  e.range.end <= span.end;
+                                         });
     if (!fixable) {
-      if (is_error(d.severity)) return std::nullopt; // an error nothing here corrects
+      if (is_error(d->severity)) return std::nullopt; // an error nothing here corrects
       continue;
     }
     // Keep the fix only if none of its edits touches an edit already taken.
@@ -101,9 +110,9 @@ std::optional<std::string> corrected_block(std::string_view text, const CheckedD
                e.range.begin == o.range.begin;
       });
     };
-    const std::vector<TextEdit>& fix = d.fixes.front().edits;
+    const std::vector<TextEdit>& fix = d->fixes.front().edits;
     if (std::any_of(fix.begin(), fix.end(), overlaps)) {
-      if (is_error(d.severity)) return std::nullopt;
+      if (is_error(d->severity)) return std::nullopt;
       continue;
     }
     edits.insert(edits.end(), fix.begin(), fix.end());
@@ -113,6 +122,40 @@ std::optional<std::string> corrected_block(std::string_view text, const CheckedD
   std::string out;
   if (!apply_edits(slice(text, span), edits, &out, span.begin)) return std::nullopt;
   return out;
+}
+
+// "- line N: message [CODE]" and its hint, per error of `diagnostics`; how many.
+size_t append_errors(std::string* out, const std::vector<const Diagnostic*>& diagnostics) {
+  size_t errors = 0;
+  for (const Diagnostic* d : diagnostics) {
+    if (!is_error(d->severity)) continue;
+    *out += fmt::format("- line {}: {} [{}]\n", d->line + 1, d->message, d->code);
+    if (!d->fix_hint.empty()) *out += "  " + d->fix_hint + "\n";
+    ++errors;
+  }
+  return errors;
+}
+
+// The corrected block in a fence, or that there is none.
+void append_correction(std::string* out, std::string_view text, const CheckedDocument& checked,
+                       size_t b, const std::vector<const Diagnostic*>& diagnostics) {
+  if (const std::optional<std::string> fixed = correct(text, checked, b, diagnostics)) {
+    const std::string fence = fence_for(*fixed);
+    *out += "Send this corrected block instead:\n" + fence + "\n" + *fixed;
+    if (!fixed->empty() && fixed->back() != '\n') *out += "\n";
+    *out += fence + "\n";
+  } else {
+    *out += "No automatic correction: rewrite the block following the hints above.\n";
+  }
+}
+
+} // namespace
+
+std::optional<std::string> corrected_block(std::string_view text, const CheckedDocument& checked,
+                                           size_t b) {
+  std::vector<const Diagnostic*> diagnostics;
+  add_diagnostics_of(checked.diagnostics, b, &diagnostics);
+  return correct(text, checked, b, diagnostics);
 }
 
 std::string corrected_document(std::string_view text, const CheckedDocument& checked, size_t b) {
@@ -127,25 +170,43 @@ std::string corrected_document(std::string_view text, const CheckedDocument& che
 
 std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t b,
                            size_t number) {
-  std::vector<const Diagnostic*> errors;
-  for (const Diagnostic& d : checked.diagnostics)
-    if (d.block == static_cast<int32_t>(b) && is_error(d.severity)) errors.push_back(&d);
-  if (errors.empty()) return "";
-  std::string out =
-      fmt::format("{} has {} error{} and was not run:\n", describe(text, checked, b, number),
-                  errors.size(), errors.size() == 1 ? "" : "s");
-  for (const Diagnostic* d : errors) {
-    out += fmt::format("- line {}: {} [{}]\n", d->line + 1, d->message, d->code);
-    if (!d->fix_hint.empty()) out += "  " + d->fix_hint + "\n";
+  std::vector<const Diagnostic*> diagnostics;
+  add_diagnostics_of(checked.diagnostics, b, &diagnostics);
+  std::string errors;
+  const size_t count = append_errors(&errors, diagnostics);
+  if (count == 0) return "";
+  std::string out = fmt::format("{} has {} error{} and was not run:\n",
+                                describe(text, checked, b, number), count, count == 1 ? "" : "s");
+  out += errors;
+  append_correction(&out, text, checked, b, diagnostics);
+  return out;
+}
+
+std::string failed_block_feedback(std::string_view text, const CheckedDocument& checked, size_t b,
+                                  size_t number, const ApplyFailure& failure) {
+  // Its own diagnostics (warnings: it is valid) with the workspace's, so that their fixes
+  // together can make the corrected block, as in check --root's feedback.
+  std::vector<const Diagnostic*> diagnostics;
+  add_diagnostics_of(checked.diagnostics, b, &diagnostics);
+  if (failure.diagnostics) add_diagnostics_of(*failure.diagnostics, b, &diagnostics);
+  std::string errors;
+  size_t count = append_errors(&errors, diagnostics);
+  const bool explained = count > 0;
+  if (!explained) { // failed after its simulation: only the failure itself says why
+    errors = fmt::format("- line {}: {} [{}]\n", failure.line + 1, failure.message, failure.code);
+    count = 1;
   }
-  if (const std::optional<std::string> fixed = corrected_block(text, checked, b)) {
-    const std::string fence = fence_for(*fixed);
-    out += "Send this corrected block instead:\n" + fence + "\n" + *fixed;
-    if (!fixed->empty() && fixed->back() != '\n') out += "\n";
-    out += fence + "\n";
-  } else {
-    out += "No automatic correction: rewrite the block following the hints above.\n";
-  }
+  std::string out = fmt::format(
+      "{} is valid but could not be applied to the files ({} error{}); {}:\n",
+      describe(text, checked, b, number), count, count == 1 ? "" : "s",
+      failure.exec_ran ? "none of its file changes were written, but a command of it ran and "
+                         "what that command did stays"
+                       : "nothing was changed for it");
+  out += errors;
+  if (explained)
+    append_correction(&out, text, checked, b, diagnostics);
+  else
+    out += "No automatic correction: rewrite or resend the block once the cause above is fixed.\n";
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace blockls::cli {
 
@@ -20,6 +21,22 @@ std::string feedback_text(std::string_view text, const CheckedDocument& checked)
 // `checked` is a part of it (the stream checks a part at a time).
 std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t block,
                            size_t number);
+
+// Why a valid block could not be applied to the files (`stream --apply`'s failed blocks).
+struct ApplyFailure {
+  // The workspace diagnostics its simulation found (those of `check --root`; any block's: only
+  // the block's own are used). Empty when the failure came later (a file changed meanwhile,
+  // an I/O error, an exec): then `code` and `message` say it.
+  const std::vector<Diagnostic>* diagnostics = nullptr;
+  std::string_view code, message;
+  uint32_t line = 0;     // 0-based: the failing action's
+  bool exec_ran = false; // a command of it ran: what it did is not undone
+};
+
+// The feedback on such a block: that nothing of it was written, why (in the dialect's terms,
+// as check's feedback), and the corrected block when the fixes of its failures make one.
+std::string failed_block_feedback(std::string_view text, const CheckedDocument& checked,
+                                  size_t block, size_t number, const ApplyFailure& failure);
 
 // The block's lines with the preferred fix of each of its diagnostics applied (non-overlapping,
 // inside the block's lines), or nullopt when an error of the block has no such fix.

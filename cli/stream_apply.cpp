@@ -4,6 +4,7 @@
 #include "apply/path_policy.h"
 #include "apply/plan.h"
 #include "apply/run.h"
+#include "cli/feedback_report.h"
 #include "cli/text_report.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/json_text.h"
@@ -37,6 +38,13 @@ nlohmann::json changed_paths(const ApplyConfig& config, const ActionOutcomes& ac
         }
     }
   return paths;
+}
+
+// The line of the block's first failing action (0-based), else the block's start line.
+uint32_t failed_line(const BlockOutcome& o) {
+  for (const ActionOutcome& a : o.actions)
+    if (!a.success && a.action) return a.action->line;
+  return o.line;
 }
 
 nlohmann::json results_json(const ActionOutcomes& actions) {
@@ -84,6 +92,9 @@ nlohmann::json StreamApplier::apply_block(std::string_view text, const CheckedDo
   planned_actions_ += plan.actions.size();
   RunInput input{{text, &checked, &plan, &config_}};
   input.dry_run = request_.dry_run;
+  // The workspace diagnostics of the block's simulation: a failed block's feedback.
+  std::vector<Diagnostic> found;
+  input.diagnostics = &found;
   if (request_.dry_run) {
     input.source = &dry_state_;
     input.simulated = &dry_state_;
@@ -123,6 +134,9 @@ nlohmann::json StreamApplier::apply_block(std::string_view text, const CheckedDo
       event["changed_files"] = std::move(changed);
     }
     if (o.exec_ran) event["exec_ran"] = true;
+    // What to tell the model: its block_end was valid and carries no feedback.
+    event["feedback"] = failed_block_feedback(
+        text, checked, block, blocks_seen_, {&found, o.code, o.error, failed_line(o), o.exec_ran});
     any_failed_ = true;
     if (o.code == "IO_ERROR" && !request_.dry_run) io_error_ = true;
     break;

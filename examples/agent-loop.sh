@@ -2,7 +2,8 @@
 # An agent's loop around `blockls stream --apply`, on a recorded model answer: the answer is
 # piped through blockls as it "streams in"; every valid block is applied to a scratch directory
 # the moment it closes, and what the model must hear back — which blocks were applied, and for
-# each broken block its errors and the corrected block — is printed at the end.
+# each broken block, or valid block the files refused (old text not found, a path outside the
+# root...), its errors and the corrected block — is printed at the end.
 #
 #   examples/agent-loop.sh [ANSWER [ROOT]]
 #
@@ -37,6 +38,9 @@ for line in open(sys.argv[1], encoding="utf-8"):
         print("skipped block %d (line %d): %s [%s] %s" % (
             event["block_number"], event["line"], event["reason"], event.get("code", ""),
             event["message"]))
+        # A valid block that failed against the files: its block_end had no feedback.
+        if "feedback" in event:
+            feedback.append(event["feedback"].rstrip("\n"))
 print()
 print("--- to send back to the model ---")
 print("\n\n".join(feedback) if feedback else "Every block was applied.")

@@ -35,3 +35,32 @@ TEST_CASE("examples/agent-loop.sh applies the valid block and prints the feedbac
   CHECK(get_file(root + "/settings.toml") == "<missing>");
   std::filesystem::remove_all(root);
 }
+
+TEST_CASE("examples/agent-loop.sh forwards the feedback of a valid block the files refuse",
+          "[cli][stream][apply][examples]") {
+  // The QA repro: the second block writes outside the root. It is valid (no feedback on its
+  // block_end), so the model hears of it through its skipped event only.
+  const std::string base = make_temp_dir(), root = base + "/root";
+  std::filesystem::create_directories(root);
+  write_text(base + "/answer.md",
+             "#!nesl [@three-char-SHA-256: h01]\naction = \"file_write\"\npath = \"a.txt\"\n"
+             "content = \"hi\"\n#!end_h01\n#!nesl [@three-char-SHA-256: h02]\n"
+             "action = \"file_write\"\npath = \"../escape.txt\"\ncontent = \"x\"\n#!end_h02\n");
+  ::setenv("BLOCKLS", BLOCKLS_BINARY, 1);
+  const ProcessResult r =
+      run_process("/bin/sh", {std::string(BLOCKLS_SOURCE_DIR) + "/examples/agent-loop.sh",
+                              base + "/answer.md", root});
+  ::unsetenv("BLOCKLS");
+  INFO(r.out << r.err);
+  CHECK(r.out.find("skipped block 2 (line 6): failed [PATH_OUTSIDE_ROOT]") != std::string::npos);
+  const size_t to_model = r.out.find("--- to send back to the model ---\n");
+  REQUIRE(to_model != std::string::npos);
+  const std::string feedback = r.out.substr(to_model);
+  CHECK(feedback.find("block 2 (nesl, ../escape.txt, lines 6-10) is valid but could not be "
+                      "applied") != std::string::npos);
+  CHECK(feedback.find("[PATH_OUTSIDE_ROOT]") != std::string::npos);
+  CHECK(feedback.find("Every block was applied.") == std::string::npos);
+  CHECK(get_file(root + "/a.txt") == "hi");
+  CHECK(get_file(base + "/escape.txt") == "<missing>");
+  std::filesystem::remove_all(base);
+}

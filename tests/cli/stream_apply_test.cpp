@@ -97,6 +97,7 @@ TEST_CASE("stream --apply: each valid block applied as it closes, in order, as a
     for (const nlohmann::json& r : e.value("results", nlohmann::json::array()))
       results.push_back(r);
     if (step.event == "applied") {
+      CHECK(!e.contains("feedback"));
       CHECK(end["block"]["metadata"]["valid"] == true);
       CHECK(!e["results"].empty());
     } else {
@@ -106,6 +107,14 @@ TEST_CASE("stream --apply: each valid block applied as it closes, in order, as a
       if (step.reason == "invalid") {
         CHECK(end["block"]["metadata"]["valid"] == false);
         CHECK(e["code"] == end["errors"][0]["code"]);
+        CHECK(!e.contains("feedback")); // its block_end has it
+      }
+      if (step.reason == "failed") { // a valid block: the model hears of it here only
+        CHECK(!end.contains("feedback"));
+        const std::string feedback = e.value("feedback", "");
+        CHECK(feedback.starts_with("block " + std::to_string(number) + " ("));
+        CHECK(feedback.find("nothing was changed for it") != std::string::npos);
+        CHECK(feedback.find("[" + step.code + "]") != std::string::npos);
       }
     }
     // The disk already shows it, before the rest of the input is sent.
@@ -173,6 +182,59 @@ TEST_CASE("stream --apply: a read of several blocks applies each before the next
   CHECK(types == want);
   CHECK(p.wait_exit() == 1);
   std::filesystem::remove_all(root);
+}
+
+TEST_CASE("stream --apply: a valid block the files refuse gets check --root's feedback",
+          "[cli][stream][apply]") {
+  // The old text is near what the file holds: the skipped event's feedback gives check's
+  // errors and corrected block (the old text as the file has it), under its own header.
+  const std::string base = make_temp_dir();
+  const std::string root = base + "/root";
+  std::filesystem::create_directories(root);
+  put_file(root + "/a.txt", "line1\nline 2\nline3\n");
+  const std::string text = "Here:\n\n#!nesl [@three-char-SHA-256: a1b]\n"
+                           "action = \"file_replace_text\"\npath = \"a.txt\"\n"
+                           "old_text = <<'EOT_a1b'\nline2\nline3\nEOT_a1b\n"
+                           "new_text = <<'EOT_a1b'\nLINE2\nLINE3\nEOT_a1b\n#!end_a1b\n";
+  write_text(base + "/t.md", text);
+  const ProcessResult check =
+      run_blockls({"check", "--format", "feedback", "--root", root, base + "/t.md"});
+  const std::string check_block = check.out.substr(check.out.find("\n- line") + 1);
+  REQUIRE(check_block.find("line 2\nline3\nEOT_a1b") != std::string::npos);
+
+  const ProcessResult r = run_blockls({"stream", "--apply", "--root", root}, text);
+  CHECK(r.exit_code == 1);
+  nlohmann::json skipped;
+  for (size_t pos = 0; pos < r.out.size();) {
+    const size_t nl = r.out.find('\n', pos);
+    nlohmann::json e = nlohmann::json::parse(r.out.substr(pos, nl - pos));
+    if (e["event"] == "skipped") skipped = std::move(e);
+    pos = nl + 1;
+  }
+  REQUIRE(skipped.is_object());
+  CHECK(skipped["reason"] == "failed");
+  const std::string feedback = skipped.value("feedback", "");
+  INFO(feedback);
+  CHECK(feedback.starts_with("block 1 (nesl, a.txt, lines 3-14) is valid but could not be applied "
+                             "to the files (1 error); nothing was changed for it:\n"));
+  CHECK(feedback.substr(feedback.find('\n') + 1) == check_block);
+  CHECK(get_file(root + "/a.txt") == "line1\nline 2\nline3\n");
+
+  // Exec fails at run time, after its simulation: the failure itself is the feedback, and
+  // says that the command ran.
+  const ProcessResult ex =
+      run_blockls({"stream", "--apply", "--allow-exec", "--root", root},
+                  "#!nesl [@three-char-SHA-256: x1z]\naction = \"exec\"\nlang = \"bash\"\n"
+                  "code = \"exit 3\"\n#!end_x1z\n");
+  const size_t at = ex.out.find("\"event\":\"skipped\"");
+  REQUIRE(at != std::string::npos);
+  const size_t line = ex.out.rfind('\n', at) + 1;
+  const nlohmann::json e = nlohmann::json::parse(ex.out.substr(line, ex.out.find('\n', at) - line));
+  INFO(e.dump());
+  const std::string exec_feedback = e.value("feedback", "");
+  CHECK(exec_feedback.starts_with("block 1 (nesl, lines 1-5) is valid but could not be applied"));
+  CHECK(exec_feedback.find("[" + e["code"].get<std::string>() + "]") != std::string::npos);
+  std::filesystem::remove_all(base);
 }
 
 TEST_CASE("stream --apply --dry-run: writes nothing, later blocks see earlier ones",
