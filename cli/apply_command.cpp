@@ -135,26 +135,72 @@ void indent(std::ostream& out, const std::string& text, const char* prefix) {
 
 } // namespace
 
+namespace {
+
+// Git's extended header (`diff --git`, then mode and rename lines), which both `git apply` and
+// GNU patch read: the only way to say "create this empty file" or "rename" in a patch.
+std::string git_header(const std::string& from, const std::string& to) {
+  return fmt::format("diff --git a/{} b/{}\n", from, to);
+}
+
+// A file the diff creates or deletes has mode 100755 when executable, 100644 otherwise (the
+// destination a move overwrites has no mode here: 100644; git apply only warns if it differs).
+const char* git_mode(uint32_t mode) {
+  return (mode & 0111) != 0 ? "100755" : "100644";
+}
+
+std::string write_diff(const std::string& rel, const FileEffect& e) {
+  if (e.before) {
+    const std::string hunks = unified_diff(e.before->str(), e.after.str(), "a/" + rel, "b/" + rel);
+    return hunks.empty() ? std::string() : git_header(rel, rel) + hunks;
+  }
+  return git_header(rel, rel) + fmt::format("new file mode {}\n", git_mode(e.mode)) +
+         unified_diff("", e.after.str(), "/dev/null", "b/" + rel);
+}
+
+std::string delete_diff(const std::string& rel, const std::string& content, uint32_t mode) {
+  return git_header(rel, rel) + fmt::format("deleted file mode {}\n", git_mode(mode)) +
+         unified_diff(content, "", "a/" + rel, "/dev/null");
+}
+
+// A move that overwrites its destination: the destination's deletion, then a pure rename (a
+// rename's hunks would apply to the source, not to what it replaces).
+std::string move_diff(const std::string& from, const std::string& to, const FileEffect& e) {
+  std::string out;
+  if (e.dest_before) out += delete_diff(to, e.dest_before->str(), 0);
+  return out + git_header(from, to) +
+         fmt::format("similarity index 100%\nrename from {}\nrename to {}\n", from, to);
+}
+
+std::string exec_note(const ApplyConfig& config, const FileEffect& e) {
+  std::string out = fmt::format("run {} in {}:\n", e.lang, relative(config, e.cwd));
+  for (size_t pos = 0; pos < e.code.size();) {
+    const size_t nl = e.code.find('\n', pos);
+    out +=
+        "    " + e.code.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos) + "\n";
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+// Directories and exec have no patch form: they are plain lines between the patches, which
+// patch and git apply skip (a directory is created with the first file put in it).
 std::string effects_diff(const ApplyConfig& config, const std::vector<FileEffect>& effects) {
   std::string out;
   for (const FileEffect& e : effects) {
     const std::string rel = relative(config, e.path);
     switch (e.kind) {
     case FileEffect::Kind::write:
-      if (!e.before) out += fmt::format("new file {}\n", rel);
-      out += unified_diff(text_or_empty(e.before), e.after.str(),
-                          e.before ? "a/" + rel : "/dev/null", "b/" + rel);
+      out += write_diff(rel, e);
       break;
     case FileEffect::Kind::remove:
-      out += fmt::format("deleted file {}\n", rel);
-      out += unified_diff(e.before->str(), "", "a/" + rel, "/dev/null");
+      out += delete_diff(rel, e.before->str(), e.mode);
       break;
     case FileEffect::Kind::move:
-      out += fmt::format("rename from {}\nrename to {}\n", rel, relative(config, e.new_path));
-      if (e.dest_before)
-        out +=
-            unified_diff(e.dest_before->str(), e.before->str(), "a/" + relative(config, e.new_path),
-                         "b/" + relative(config, e.new_path));
+      out += move_diff(rel, relative(config, e.new_path), e);
       break;
     case FileEffect::Kind::make_dir:
       out += fmt::format("new directory {}\n", rel);
@@ -163,17 +209,10 @@ std::string effects_diff(const ApplyConfig& config, const std::vector<FileEffect
       out += fmt::format("deleted directory {}\n", rel);
       for (const auto& [p, s] : e.tree)
         if (s.kind == FileState::Kind::file)
-          out += unified_diff(s.content.str(), "", "a/" + relative(config, p), "/dev/null");
+          out += delete_diff(relative(config, p), s.content.str(), s.mode);
       break;
     case FileEffect::Kind::exec:
-      out += fmt::format("run {} in {}:\n", e.lang, relative(config, e.cwd));
-      for (size_t pos = 0; pos < e.code.size();) {
-        const size_t nl = e.code.find('\n', pos);
-        out += "    " + e.code.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos) +
-               "\n";
-        if (nl == std::string::npos) break;
-        pos = nl + 1;
-      }
+      out += exec_note(config, e);
       break;
     }
   }

@@ -1,5 +1,5 @@
 // Unified diff on top of dtl (Debian's libdtl-dev): the line sequence diff and hunk
-// composition come from dtl; we only split lines and write the headers.
+// composition come from dtl; we split lines and write the headers and hunks.
 #include "fixits/unified_diff.h"
 
 #include <dtl/dtl.hpp>
@@ -8,6 +8,8 @@
 
 namespace blockls {
 namespace {
+
+using Element = std::pair<std::string, dtl::elemInfo>;
 
 std::vector<std::string> split_lines(std::string_view text) {
   std::vector<std::string> lines;
@@ -24,6 +26,20 @@ std::vector<std::string> split_lines(std::string_view text) {
   return lines;
 }
 
+// A hunk's range as diff(1) writes it: an empty range starts at the line before it (so an
+// empty file is `0,0`, which GNU patch and git apply require); dtl gives the line after it.
+std::string hunk_range(long long start, long long count) {
+  return std::to_string(count == 0 && start > 0 ? start - 1 : start) + "," + std::to_string(count);
+}
+
+void print_lines(std::ostream& out, const std::vector<Element>& lines) {
+  for (const Element& e : lines)
+    out << (e.second.type == dtl::SES_ADD      ? '+'
+            : e.second.type == dtl::SES_DELETE ? '-'
+                                               : ' ')
+        << e.first << '\n';
+}
+
 } // namespace
 
 std::string unified_diff(std::string_view before, std::string_view after,
@@ -35,7 +51,12 @@ std::string unified_diff(std::string_view before, std::string_view after,
   diff.composeUnifiedHunks();
   std::ostringstream out;
   out << "--- " << from_label << '\n' << "+++ " << to_label << '\n';
-  diff.printUnifiedFormat(out);
+  for (const auto& hunk : diff.getUniHunks()) {
+    out << "@@ -" << hunk_range(hunk.a, hunk.b) << " +" << hunk_range(hunk.c, hunk.d) << " @@\n";
+    print_lines(out, hunk.common[0]);
+    print_lines(out, hunk.change);
+    print_lines(out, hunk.common[1]);
+  }
   return out.str();
 }
 

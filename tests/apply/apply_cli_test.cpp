@@ -55,11 +55,12 @@ TEST_CASE("apply --dry-run leaves the tree byte-identical and shows every change
   CHECK(r.exit_code == 1); // one block would fail, one is invalid
   CHECK(snapshot_tree(root) == before);
   CHECK(!std::filesystem::exists(root + "/.blockls"));
-  CHECK(r.out.find("new file src/new.txt") != std::string::npos);
+  CHECK(r.out.find("diff --git a/src/new.txt b/src/new.txt\nnew file mode 100644\n") !=
+        std::string::npos);
   CHECK(r.out.find("+++ b/src/new.txt") != std::string::npos);
   CHECK(r.out.find("-alpha\n+ALPHA") != std::string::npos);
   CHECK(r.out.find("rename from b.txt\nrename to moved/b.txt") != std::string::npos);
-  CHECK(r.out.find("deleted file c.txt") != std::string::npos);
+  CHECK(r.out.find("diff --git a/c.txt b/c.txt\ndeleted file mode 100644\n") != std::string::npos);
   CHECK(r.out.find("block x01: would fail, nothing changed: [SEARCH_NOT_FOUND]") !=
         std::string::npos);
   CHECK(r.out.find("block bad: skipped, invalid: [HASH_MISMATCH]") != std::string::npos);
