@@ -234,7 +234,10 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     std::vector<SarifFile> sarif;
     for (const Checked& c : kept)
       sarif.push_back({display_path(c.file.path), c.file.text, &c.result});
-    write_sarif_log(w, sarif, version(), request.docs_url);
+    std::vector<SarifIoError> unchecked;
+    for (const auto& [path, message] : failed)
+      unchecked.push_back({path, message});
+    write_sarif_log(w, sarif, version(), request.docs_url, unchecked);
     out << json_text << '\n';
   } else {
     out << fmt::format(

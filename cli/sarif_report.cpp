@@ -151,10 +151,49 @@ void write_result(JsonWriter& w, const SourceView& view, std::string_view uri, s
   w.end_object();
 }
 
+// A notification (SARIF 2.1.0 §3.58) for an input that could not be read: its location names
+// the file only (it is not one of the run's artifacts, which hold what was checked).
+void write_io_notification(JsonWriter& w, const SarifIoError& e) {
+  w.begin_object();
+  w.field("level", "error");
+  w.key("locations");
+  w.begin_array();
+  w.begin_object();
+  w.key("physicalLocation");
+  w.begin_object();
+  w.key("artifactLocation");
+  w.begin_object();
+  w.field("uri", file_uri(e.path));
+  w.end_object();
+  w.end_object();
+  w.end_object();
+  w.end_array();
+  write_message(w, "message", e.message);
+  w.end_object();
+}
+
+// The run's invocation (§3.20): without it a consumer cannot tell a run that could not read its
+// input from a clean one, since both have no results.
+void write_invocations(JsonWriter& w, const std::vector<SarifIoError>& unchecked) {
+  w.key("invocations");
+  w.begin_array();
+  w.begin_object();
+  w.field("executionSuccessful", unchecked.empty());
+  if (!unchecked.empty()) {
+    w.key("toolExecutionNotifications");
+    w.begin_array();
+    for (const SarifIoError& e : unchecked)
+      write_io_notification(w, e);
+    w.end_array();
+  }
+  w.end_object();
+  w.end_array();
+}
+
 } // namespace
 
 void write_sarif_log(JsonWriter& w, const std::vector<SarifFile>& files, std::string_view version,
-                     std::string_view docs_base_url) {
+                     std::string_view docs_base_url, const std::vector<SarifIoError>& unchecked) {
   std::vector<std::string> uris;
   uris.reserve(files.size());
   for (const SarifFile& file : files)
@@ -178,6 +217,7 @@ void write_sarif_log(JsonWriter& w, const std::vector<SarifFile>& files, std::st
   }
   w.end_array();
   w.field("columnKind", "utf16CodeUnits");
+  write_invocations(w, unchecked);
   w.key("results");
   w.begin_array();
   std::string message;

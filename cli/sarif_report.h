@@ -19,9 +19,18 @@ struct SarifFile {
   const CheckedDocument* checked;
 };
 
+// An input that could not be checked: its path and the message JSON output's `io_error` has.
+struct SarifIoError {
+  std::string path;
+  std::string message;
+};
+
 // Appends the SARIF log of `files` (one run, one artifact per file) to `w`. The keys come in
-// sorted order, as a dump of the nlohmann object this replaced wrote them.
+// sorted order, as a dump of the nlohmann object this replaced wrote them. The run's one
+// invocation is unsuccessful when some input could not be checked (`unchecked`), with one
+// error notification per such input.
 void write_sarif_log(JsonWriter& w, const std::vector<SarifFile>& files, std::string_view version,
-                     std::string_view docs_base_url);
+                     std::string_view docs_base_url,
+                     const std::vector<SarifIoError>& unchecked = {});
 
 } // namespace blockls::cli

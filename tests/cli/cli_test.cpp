@@ -117,6 +117,34 @@ TEST_CASE("check --format json follows the seed's shape plus our fields", "[cli]
   CHECK(e["fixes"][0]["edits"][0]["new_text"] == "abc");
 }
 
+TEST_CASE("check --format sarif: an unreadable input makes the invocation unsuccessful",
+          "[cli][sarif]") {
+  const std::string dir = test::make_temp_dir();
+  const std::string good = dir + "/good.md", missing = dir + "/missing.md";
+  test::write_text(good, kBrokenTelt);
+  const auto json_run = run_blockls({"check", "--format", "json", missing});
+  const std::string io_error = nlohmann::json::parse(json_run.out)["files"][0]["io_error"];
+
+  auto r = run_blockls({"check", "--format", "sarif", good, missing});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  auto s = nlohmann::json::parse(r.out);
+  CHECK(s["runs"][0]["results"].size() == 1); // the readable file is still reported
+  const auto& invocation = s["runs"][0]["invocations"][0];
+  CHECK(invocation["executionSuccessful"] == false);
+  REQUIRE(invocation["toolExecutionNotifications"].size() == 1);
+  const auto& n = invocation["toolExecutionNotifications"][0];
+  CHECK(n["level"] == "error");
+  CHECK(n["message"]["text"] == io_error);
+  CHECK(n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "file://" + missing);
+
+  r = run_blockls({"check", "--format", "sarif", good});
+  CHECK(r.exit_code == 1);
+  s = nlohmann::json::parse(r.out);
+  CHECK(s["runs"][0]["invocations"] == nlohmann::json::parse(R"([{"executionSuccessful": true}])"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("check --format sarif is SARIF 2.1.0 with rules, regions and fixes", "[cli]") {
   auto r = run_blockls({"check", "--format", "sarif", "-"}, kBrokenTelt);
   CHECK(r.exit_code == 1);
