@@ -251,7 +251,9 @@ CheckOptions check_options(const ApplyRequest& request) {
 nlohmann::json file_json(const FileReport& f, bool dry_run) {
   nlohmann::json results = nlohmann::json::array(), blocks = nlohmann::json::array(),
                  skipped = nlohmann::json::array(), diags = nlohmann::json::array();
-  size_t executed = 0;
+  // executedActions is clada's: every action attempted, the one that failed its block included
+  // (its conformance cases count it); appliedActions only those whose block was committed.
+  size_t executed = 0, applied = 0;
   bool success = true;
   for (const BlockReport& b : f.blocks) {
     nlohmann::json jb = {{"blockId", b.id}, {"line", b.line + 1}, {"status", b.status}};
@@ -267,7 +269,10 @@ nlohmann::json file_json(const FileReport& f, bool dry_run) {
       success = false;
       continue;
     }
-    if (b.status != "applied" && b.status != "would_apply") success = false;
+    if (b.status != "applied" && b.status != "would_apply")
+      success = false;
+    else
+      applied += b.actions.size();
     for (const ActionOutcome& o : b.actions) {
       results.push_back(result_json(o));
       if (o.code != "NOT_RUN") ++executed;
@@ -279,6 +284,7 @@ nlohmann::json file_json(const FileReport& f, bool dry_run) {
                       {"success", success},
                       {"totalBlocks", f.checked.parsed.blocks.size()},
                       {"executedActions", executed},
+                      {"appliedActions", applied},
                       {"results", results},
                       {"skipped", skipped},
                       {"blocks", blocks},
@@ -481,8 +487,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
         ++n_failed;
         any_failed = true;
       }
-      for (const ActionOutcome& a : r.actions)
-        if (a.code != "NOT_RUN") ++n_actions;
+      if (ok) n_actions += r.actions.size(); // committed (or, dry, would be): see file_json
       f.blocks.push_back(std::move(r));
     }
     reports.push_back(std::move(f));
@@ -526,7 +531,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
                        n_applied + n_failed + n_skipped == 1 ? "" : "s", n_applied,
                        request.dry_run ? "would apply" : "applied", n_failed,
                        request.dry_run ? "would fail" : "failed", n_skipped, n_actions,
-                       n_actions == 1 ? "" : "s", request.dry_run ? "checked" : "run");
+                       n_actions == 1 ? "" : "s", request.dry_run ? "would be applied" : "applied");
     if (n_not_run > 0)
       out << fmt::format("{} block{} of command input not run (checked only)\n", n_not_run,
                          n_not_run == 1 ? "" : "s");

@@ -204,3 +204,39 @@ TEST_CASE("apply --help documents every option", "[apply][cli]") {
     CHECK(r.out.find(opt) != std::string::npos);
   CHECK(run_blockls({"check", "--help"}).out.find("--root") != std::string::npos);
 }
+
+TEST_CASE("apply counts only the actions of the blocks it applied", "[apply][cli][count]") {
+  const std::string root = make_temp_dir();
+  put_file(root + "/a.txt", "a\n");
+  put_file(root + "/sub/inner.txt", "i\n");
+  put_file(root + "/u.txt", "hello\n");
+  // One applied block of one action, then two failing blocks (the second of two actions, the
+  // first of which succeeds alone but is rolled back with its block).
+  const std::string t =
+      "#!nesl [@three-char-SHA-256: f01]\naction = \"file_write\"\npath = \"a.txt\"\n"
+      "content = \"changed\"\n#!end_f01\n\n"
+      "#!nesl [@three-char-SHA-256: f02]\naction = \"file_write\"\npath = \"sub\"\n"
+      "content = \"x\"\n#!end_f02\n\n"
+      "Now u.txt:\n<replace_in_file>\n<path>u.txt</path>\n<diff>\n------- SEARCH\nhello\n"
+      "=======\nHELLO\n+++++++ REPLACE\n------- SEARCH\nnothere\n=======\nX\n"
+      "+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
+  const ProcessResult r = run_blockls({"apply", "--root", root, "-"}, t);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("3 blocks: 1 applied, 2 failed, 0 skipped (invalid); 1 action applied\n") !=
+        std::string::npos);
+
+  empty_dir(root);
+  put_file(root + "/a.txt", "a\n");
+  put_file(root + "/sub/inner.txt", "i\n");
+  put_file(root + "/u.txt", "hello\n");
+  const ProcessResult j = run_blockls({"apply", "--root", root, "--format", "json", "-"}, t);
+  const json doc = json::parse(j.out);
+  CHECK(doc["summary"]["actions"] == 1);
+  CHECK(doc["files"][0]["appliedActions"] == 1);
+  CHECK(doc["files"][0]["executedActions"] == 3); // clada's: the failing ones attempted
+
+  const ProcessResult d = run_blockls({"apply", "--root", root, "--dry-run", "-"}, t);
+  CHECK(d.out.find("; 1 action would be applied\n") != std::string::npos);
+  std::filesystem::remove_all(root);
+}
