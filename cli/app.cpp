@@ -108,6 +108,13 @@ CLI::Option* add_run_options(CLI::App* cmd, ApplyRequest& r, const std::string& 
   return root;
 }
 
+constexpr const char* kCodesNote =
+    "Codes are documented in docs/codes/; `blockls codes` lists them.";
+
+void set_exit_footer(CLI::App* cmd, const std::string& exit_status) {
+  cmd->footer("Exit status: " + exit_status + "\n" + kCodesNote);
+}
+
 } // namespace
 
 const char* version() {
@@ -121,14 +128,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "blockls"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", std::string("blockls ") + version());
-  app.footer("Exit status: 0 no error-severity diagnostic, 1 some, 2 usage or I/O error.\n"
-             "Codes are documented in docs/codes/; `blockls codes` lists them.");
+  // Each command says its own exit status (a subcommand copies the footer when it is added).
+  app.footer("Each command's --help gives its exit status.\n" + std::string(kCodesNote));
 
   CheckRequest check;
   std::string check_schema, check_dialects = dialect_names(",");
   size_t max_size = check.limits.max_bytes;
   CLI::App* check_cmd =
       app.add_subcommand("check", "Report every diagnostic of the given transcripts");
+  set_exit_footer(check_cmd, "0 no error-severity diagnostic, 1 some, 2 usage or I/O error.");
   check_cmd->add_option("files", check.files, "Transcript files, or - for standard input")
       ->required();
   check_cmd->add_option("--format", check.format, "Output format")
@@ -173,6 +181,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   size_t fix_max_size = fix.limits.max_bytes;
   CLI::App* fix_cmd = app.add_subcommand(
       "fix", "Apply every preferred fix once; print the fixed text (default), a diff, or rewrite");
+  set_exit_footer(fix_cmd, "0 no error-severity diagnostic is left after the fixes, 1 some is, 2 "
+                           "usage or I/O error.");
   fix_cmd->add_option("files", fix.files, "Transcript files, or - for standard input")->required();
   auto* diff_flag =
       fix_cmd->add_flag("--diff", fix.diff, "Print a unified diff instead of the text");
@@ -234,6 +244,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   int64_t lsp_debounce_ms = lsp_options.debounce.min.count();
   CLI::App* lsp_cmd =
       app.add_subcommand("lsp", "Serve the Language Server Protocol (3.17) on stdin/stdout");
+  set_exit_footer(lsp_cmd, "0 after shutdown and exit (or the end of the input or the client's "
+                           "process gone, after shutdown), 1 otherwise, 2 usage error.");
   lsp_cmd->add_option("--log-level", lsp_log_level, "What to log on stderr")
       ->check(CLI::IsMember({"error", "warning", "info", "debug"}))
       ->capture_default_str();
@@ -270,7 +282,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
   std::string codes_format = "text";
   CLI::App* codes_cmd = app.add_subcommand("codes", "List every diagnostic code with its severity");
-  codes_cmd->add_option("--format", codes_format)->check(CLI::IsMember({"text", "json"}));
+  codes_cmd->add_option("--format", codes_format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  set_exit_footer(codes_cmd, "0, or 2 on a usage error.");
 
   StreamRequest stream_req;
   std::string stream_schema, stream_dialects = dialect_names(","), stream_format = "jsonl";
@@ -299,6 +314,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   std::string instructions_dialect;
   CLI::App* instructions_cmd = app.add_subcommand(
       "instructions", "Print a dialect's format instructions for a system prompt, with an example");
+  set_exit_footer(instructions_cmd, "0, or 2 for an unknown dialect or a usage error.");
   instructions_cmd->add_option("DIALECT", instructions_dialect, "One of: " + dialect_names(", "))
       ->required();
 

@@ -228,7 +228,7 @@ bool make_apply_config(const ApplyRequest& request, ApplyConfig* config, std::os
   }
   for (const std::string& dir : request.allow_roots)
     if (!add_allowed_root(config, dir, &error)) {
-      err << "blockls: " << error << '\n';
+      err << "blockls " << command << ": " << error << '\n';
       return false;
     }
   for (const std::string& glob : request.deny)
@@ -344,7 +344,7 @@ void print_file_text(std::ostream& out, const FileReport& f, const ApplyConfig& 
 
 int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err) {
   ApplyConfig config;
-  if (!make_apply_config(request, &config, err)) return kExitUsage;
+  if (!make_apply_config(request, &config, err, "apply")) return kExitUsage;
   if (request.files.empty() && !request.recover) {
     err << "blockls apply: give transcript files (or - for standard input), or --recover\n";
     return kExitUsage;

@@ -42,7 +42,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
 // The apply configuration of a request (root, allowed roots, deny globs, exec); false after
 // printing why (as `blockls COMMAND: ...`) when the root cannot be used.
 bool make_apply_config(const ApplyRequest& request, apply::ApplyConfig* config, std::ostream& err,
-                       std::string_view command = "apply");
+                       std::string_view command);
 
 // The unified diff of simulated effects, paths relative to the root (what --dry-run prints).
 std::string effects_diff(const apply::ApplyConfig& config,

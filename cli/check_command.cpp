@@ -67,7 +67,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     ar.allow_exec = request.allow_exec;
     ar.deny = request.deny;
     ar.allow_roots = request.allow_roots;
-    if (!make_apply_config(ar, &workspace, err)) return kExitUsage;
+    if (!make_apply_config(ar, &workspace, err, "check")) return kExitUsage;
     // The files may be about to change: an interrupted apply is waiting to be rolled back.
     for (const std::string& journal : apply::pending_journals(workspace.root))
       err << "blockls check: note: " << printable(journal)

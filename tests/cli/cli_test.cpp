@@ -1,9 +1,11 @@
 // The real `blockls` binary: subcommands, formats, exit codes and bad input.
 #include "support/process.h"
+#include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sys/stat.h>
@@ -41,6 +43,46 @@ TEST_CASE("the help and version options", "[cli]") {
   r = run_blockls({"check", "--help"});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("--format") != std::string::npos);
+}
+
+TEST_CASE("each command's help gives its own exit status", "[cli][wording]") {
+  const std::map<std::string, std::string> exit_status = {
+      {"check", "Exit status: 0 no error-severity diagnostic, 1 some, 2 usage or I/O error."},
+      {"fix", "Exit status: 0 no error-severity diagnostic is left after the fixes"},
+      {"apply", "Exit status: 0 every block applied"},
+      {"stream", "Exit status: 0 no error-severity diagnostic (and, with --apply"},
+      {"lsp", "Exit status: 0 after shutdown and exit"},
+      {"codes", "Exit status: 0, or 2 on a usage error."},
+      {"instructions", "Exit status: 0, or 2 for an unknown dialect or a usage error."}};
+  for (const auto& [command, status] : exit_status) {
+    INFO(command);
+    const auto r = run_blockls({command, "--help"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find(status) != std::string::npos);
+    CHECK(r.out.find("Exit status:") == r.out.rfind("Exit status:")); // only its own
+  }
+  CHECK(run_blockls({"--help"}).out.find("Each command's --help gives its exit status.") !=
+        std::string::npos);
+}
+
+TEST_CASE("every option in the help has a description", "[cli][wording]") {
+  const auto r = run_blockls({"codes", "--help"});
+  CHECK(r.out.find("Output format") != std::string::npos);
+}
+
+TEST_CASE("a root that cannot be used is reported by the command that ran", "[cli][wording]") {
+  auto r = run_blockls({"check", "--root", "/nonexistent/blockls-root", "-"}, kValidTelt);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.starts_with("blockls check: /nonexistent/blockls-root: cannot resolve the root"));
+  r = run_blockls({"check", "--root", "/tmp", "--allow-root", "/nonexistent/blockls-root", "-"},
+                  kValidTelt);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.starts_with("blockls check: /nonexistent/blockls-root: "));
+}
+
+TEST_CASE("README's usage of stream shows --format jsonl, as its help does", "[cli][wording]") {
+  const std::string readme = test::read_file(std::string(BLOCKLS_SOURCE_DIR) + "/README.md");
+  CHECK(readme.find("blockls stream [--format jsonl]") != std::string::npos);
 }
 
 TEST_CASE("usage errors exit 2 with a message", "[cli]") {
