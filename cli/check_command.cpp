@@ -7,6 +7,7 @@
 #include "cli/app.h"
 #include "cli/apply_command.h"
 #include "cli/feedback_report.h"
+#include "cli/option_checks.h"
 #include "cli/parallel.h"
 #include "cli/parted_report.h"
 #include "cli/sarif_report.h"
@@ -53,7 +54,24 @@ template <typename T> void leave_to_exit(T value) {
 
 } // namespace
 
+// The options that only change the checks against the files under --root, as given: without
+// --root they would be ignored, silently.
+std::vector<std::string> root_only_options(const CheckRequest& request) {
+  std::vector<std::string> given;
+  if (request.allow_exec) given.push_back("--allow-exec");
+  if (!request.deny.empty()) given.push_back("--deny");
+  if (!request.allow_roots.empty()) given.push_back("--allow-root");
+  return given;
+}
+
 int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err) {
+  if (const std::vector<std::string> given = root_only_options(request);
+      request.root.empty() && !given.empty()) {
+    err << "blockls check: " << list_options(given) << (given.size() == 1 ? " needs" : " need")
+        << " --root DIR (only the checks against the files under it use "
+        << (given.size() == 1 ? "it" : "them") << ")\n";
+    return kExitUsage;
+  }
   struct Checked {
     InputFile file;
     CheckedDocument result;

@@ -42,4 +42,13 @@ CLI::Validator positive_number(double max) {
       "NUMBER in (0 - " + limit + "]");
 }
 
+std::string list_options(const std::vector<std::string>& options) {
+  std::string text;
+  for (size_t i = 0; i < options.size(); ++i) {
+    if (i > 0) text += i + 1 == options.size() ? " and " : ", ";
+    text += options[i];
+  }
+  return text;
+}
+
 } // namespace blockls::cli

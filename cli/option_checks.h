@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace blockls::cli {
 
@@ -13,5 +15,8 @@ CLI::Validator whole_number(int64_t min, int64_t max);
 
 // A finite decimal number above 0 and at most `max`.
 CLI::Validator positive_number(double max);
+
+// The options given, for a usage message: "--a", "--a and --b", "--a, --b and --c".
+std::string list_options(const std::vector<std::string>& options);
 
 } // namespace blockls::cli

@@ -2,6 +2,7 @@
 #include "cli/stream_command.h"
 
 #include "cli/app.h"
+#include "cli/option_checks.h"
 #include "cli/stream_apply.h"
 #include "cli/stream_session.h"
 #include "diagnostics/json_text.h"
@@ -14,6 +15,20 @@
 #include <unistd.h>
 
 namespace blockls::cli {
+namespace {
+
+// The options of applying, as given: without --apply they would be ignored, silently.
+std::vector<std::string> apply_only_options(const ApplyRequest& o) {
+  std::vector<std::string> given;
+  if (!o.root.empty()) given.push_back("--root");
+  if (o.dry_run) given.push_back("--dry-run");
+  if (o.allow_exec) given.push_back("--allow-exec");
+  if (!o.deny.empty()) given.push_back("--deny");
+  if (!o.allow_roots.empty()) given.push_back("--allow-root");
+  return given;
+}
+
+} // namespace
 
 int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& err) {
   CheckOptions options;
@@ -38,11 +53,10 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
         [&](std::string_view text, const CheckedDocument& checked, size_t block) {
           write_line(dump_json(applier->apply_block(text, checked, block)));
         });
-  } else if (const ApplyRequest& o = request.apply_options; !o.root.empty() || o.dry_run ||
-                                                            o.allow_exec || !o.deny.empty() ||
-                                                            !o.allow_roots.empty()) {
-    err << "blockls stream: --root, --dry-run, --allow-exec, --deny and --allow-root are only "
-           "used with --apply\n";
+  } else if (const std::vector<std::string> given = apply_only_options(request.apply_options);
+             !given.empty()) {
+    err << "blockls stream: " << list_options(given) << (given.size() == 1 ? " is" : " are")
+        << " only used with --apply\n";
     return kExitUsage;
   }
   // read(2), not a buffered stream: a chunk is parsed as soon as it arrives, whatever its size.

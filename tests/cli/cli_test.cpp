@@ -80,6 +80,26 @@ TEST_CASE("a root that cannot be used is reported by the command that ran", "[cl
   CHECK(r.err.starts_with("blockls check: /nonexistent/blockls-root: "));
 }
 
+TEST_CASE("options that need --root are a usage error without it", "[cli][root-only]") {
+  auto r = run_blockls({"check", "--allow-exec", "-"}, kValidTelt);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "blockls check: --allow-exec needs --root DIR (only the checks against the files "
+                 "under it use it)\n");
+  CHECK(r.out.empty());
+  r = run_blockls({"check", "--deny", "x/**", "--allow-root", "/tmp", "-"}, kValidTelt);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.starts_with("blockls check: --deny and --allow-root need --root DIR"));
+  // stream's options of applying name what was given, the same way.
+  r = run_blockls({"stream", "--root", "/tmp", "--allow-exec"}, "");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "blockls stream: --root and --allow-exec are only used with --apply\n");
+  // With --root they are taken.
+  const std::string dir = test::make_temp_dir();
+  r = run_blockls({"check", "--root", dir, "--allow-exec", "--deny", "x/**", "-"}, kValidTelt);
+  CHECK(r.exit_code == 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("README's usage of stream shows --format jsonl, as its help does", "[cli][wording]") {
   const std::string readme = test::read_file(std::string(BLOCKLS_SOURCE_DIR) + "/README.md");
   CHECK(readme.find("blockls stream [--format jsonl]") != std::string::npos);
