@@ -164,7 +164,8 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
                             fmt::join(run.changed_files, ", "));
     mark_failed(&run.sim, run.sim.actions.empty() ? 0 : run.sim.actions.front().action->seq,
                 run.code, run.error,
-                fmt::format("not run: block {} was not applied ({})", run.sim.block_id, run.error));
+                fmt::format("not run: {} was not applied ({})", block_of_actions(run.sim.block_id),
+                            run.error));
     return run;
   }
   // 2. The re-check must pass.
@@ -195,9 +196,9 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
   if ((has_effects || has_exec) && !journal.begin(state, run.sim.block_id, paths, &error)) {
     run.code = "IO_ERROR";
     run.error = error;
-    mark_failed(
-        &run.sim, run.sim.actions.front().action->seq, run.code, error,
-        fmt::format("not run: the journal of block {} could not be written", run.sim.block_id));
+    mark_failed(&run.sim, run.sim.actions.front().action->seq, run.code, error,
+                fmt::format("not run: the journal of {} could not be written",
+                            block_of_actions(run.sim.block_id)));
     return run;
   }
   Executor exec(input, journal, state.files());
@@ -215,10 +216,10 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
       if (!rolled_back) run.error += "; ROLLBACK FAILED: " + rollback_error;
       run.touched.clear();
       run.exec_ran = exec.ran_exec;
-      mark_failed(
-          &run.sim, o.action->seq, run.code, run.error,
-          fmt::format("rolled back: action {} of block {} failed", o.action->seq, run.sim.block_id),
-          ran_execs);
+      mark_failed(&run.sim, o.action->seq, run.code, run.error,
+                  fmt::format("rolled back: action {} of {} failed", o.action->seq,
+                              block_of_actions(run.sim.block_id)),
+                  ran_execs);
       return run;
     }
   }

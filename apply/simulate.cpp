@@ -155,8 +155,8 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
       if (o.success) {
         o.success = false;
         o.code = "NOT_RUN";
-        o.error = fmt::format("not run: action {} of block {} failed, so the block changed nothing",
-                              sim.failed_seq, sim.block_id);
+        o.error = fmt::format("not run: action {} of {} failed, so the block changed nothing",
+                              sim.failed_seq, block_of_actions(sim.block_id));
         o.data = {};
       }
     }
@@ -171,6 +171,10 @@ BlockSimulation simulate_block_with(const SimulationInput& plan_input, int block
   return sim;
 }
 } // namespace
+
+std::string block_of_actions(const std::string& block_id) {
+  return block_id.empty() ? "its block" : "block " + block_id;
+}
 
 BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,
                                std::vector<Diagnostic>* diagnostics, Overlay* after) {

@@ -140,6 +140,11 @@ struct SimulationOptions {
 Simulation simulate_plan(const SimulationInput& input, const FileSource& source,
                          const SimulationOptions& options = {});
 
+// How the messages of a block's actions name it: "block a1b", or "its block" for a block
+// without an id (edit blocks, XML, replacer, patches). No number: a simulation reused for a
+// block that moved keeps its messages.
+std::string block_of_actions(const std::string& block_id);
+
 // Simulates the actions of one block over `before` (the state just before the block).
 BlockSimulation simulate_block(const SimulationInput& input, int block, const FileSource& before,
                                std::vector<Diagnostic>* diagnostics, Overlay* after);

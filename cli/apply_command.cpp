@@ -49,6 +49,12 @@ struct FileReport {
   std::string diff;
 };
 
+// A block without an id (edit blocks, XML, replacer, patches) by its number in the document,
+// from 1, as check's feedback names blocks ("block 2").
+std::string block_name(const BlockReport& b) {
+  return b.id.empty() ? std::to_string(b.block + 1) : b.id;
+}
+
 std::string relative(const ApplyConfig& config, const std::string& path) {
   if (path == config.root) return ".";
   if (path.compare(0, config.root.size() + 1, config.root + "/") == 0)
@@ -297,7 +303,7 @@ void print_file_text(std::ostream& out, const FileReport& f, const ApplyConfig& 
                      bool dry_run) {
   const std::string path = printable(display_path(f.file.path));
   for (const BlockReport& b : f.blocks) {
-    const std::string where = fmt::format("{}:{}: block {}", path, b.line + 1, b.id);
+    const std::string where = fmt::format("{}:{}: block {}", path, b.line + 1, block_name(b));
     if (b.status == "skipped") {
       out << fmt::format("{}: skipped, invalid: [{}] {}\n", where, b.code, printable(b.error));
       continue;
@@ -477,7 +483,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
         std::vector<std::string> what;
         for (const ActionOutcome& a : r.actions)
           what.push_back(fmt::format("{} {}", a.action->action, printable(primary(*a.action))));
-        commit_lines.push_back(fmt::format("- block {} ({}:{}): {}", r.id,
+        commit_lines.push_back(fmt::format("- block {} ({}:{}): {}", block_name(r),
                                            printable(display_path(f.file.path)), r.line + 1,
                                            fmt::join(what, "; ")));
       }

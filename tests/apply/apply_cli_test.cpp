@@ -240,3 +240,28 @@ TEST_CASE("apply counts only the actions of the blocks it applied", "[apply][cli
   CHECK(d.out.find("; 1 action would be applied\n") != std::string::npos);
   std::filesystem::remove_all(root);
 }
+
+TEST_CASE("apply names a block without an id by its number", "[apply][cli][block-name]") {
+  const std::string root = make_temp_dir();
+  put_file(root + "/u.txt", "hello\n");
+  put_file(root + "/v.txt", "one\n");
+  // A NESL block (id e01), then two XML edits (blocks 2 and 3, no id); the third fails.
+  const std::string t =
+      "#!nesl [@three-char-SHA-256: e01]\naction = \"file_write\"\npath = \"w.txt\"\n"
+      "content = \"w\"\n#!end_e01\n\n"
+      "<replace_in_file>\n<path>v.txt</path>\n<diff>\n------- SEARCH\none\n=======\nONE\n"
+      "+++++++ REPLACE\n</diff>\n</replace_in_file>\n\n"
+      "<replace_in_file>\n<path>u.txt</path>\n<diff>\n------- SEARCH\nhello\n"
+      "=======\nHELLO\n+++++++ REPLACE\n------- SEARCH\nnothere\n=======\nX\n"
+      "+++++++ REPLACE\n</diff>\n</replace_in_file>\n";
+  const ProcessResult r = run_blockls({"apply", "--root", root, "-"}, t);
+  INFO(r.out << r.err);
+  CHECK(r.out.find("<stdin>:1: block e01: applied\n") != std::string::npos);
+  CHECK(r.out.find("<stdin>:7: block 2: applied\n") != std::string::npos);
+  CHECK(r.out.find("<stdin>:18: block 3: FAILED, nothing changed") != std::string::npos);
+  CHECK(r.out.find("not run: action 4 of its block failed, so the block changed nothing\n") !=
+        std::string::npos);
+  CHECK(r.out.find("block :") == std::string::npos);
+  CHECK(r.out.find("of block  ") == std::string::npos);
+  std::filesystem::remove_all(root);
+}
