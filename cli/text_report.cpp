@@ -89,6 +89,7 @@ void write_text_diagnostics(std::string& buffer, std::ostream* out, const std::s
   };
   const SourceView view{text, checked.parsed.lines};
   const uint32_t total = checked.parsed.lines.line_count();
+  std::string shown; // a line's text as printed, to measure it (reused)
   for (const Diagnostic& d : checked.diagnostics) {
     const OutwardPosition pos = view.start_of(d);
     begin_paint("\033[1m");
@@ -120,12 +121,19 @@ void write_text_diagnostics(std::string& buffer, std::ostream* out, const std::s
         put("   ");
         buffer.append(width, ' ');
         put(" | ");
-        // One pad column per character as printable() shows it (an invalid byte is one U+FFFD).
-        const std::string_view before = content.substr(0, begin - start);
-        for (size_t i = 0; i < before.size(); i += unicode::decode(before, i).length)
-          buffer.push_back(before[i] == '\t' ? '\t' : ' ');
-        const size_t marks =
-            std::max<size_t>(1, unicode::codepoint_count(text.substr(begin, end - begin)));
+        // Padded and underlined in terminal cells of the line as printed (escapes, U+FFFD,
+        // wide characters 2, combining marks 0); a tab pads with a tab, to expand alike.
+        shown.clear();
+        append_printable(&shown, content.substr(0, begin - start));
+        for (size_t i = 0; i < shown.size();) {
+          const unicode::Decoded c = unicode::decode(shown, i);
+          buffer.append(c.codepoint == '\t' ? 1 : unicode::display_width(c.codepoint),
+                        c.codepoint == '\t' ? '\t' : ' ');
+          i += c.length;
+        }
+        shown.clear();
+        append_printable(&shown, text.substr(begin, end - begin));
+        const size_t marks = std::max<size_t>(1, unicode::display_width(shown));
         begin_paint(severity_color(d.severity));
         buffer.append(marks, '^');
         end_paint();

@@ -39,4 +39,10 @@ void append_utf8(std::string& out, char32_t cp);
 bool is_letter(char32_t cp); // General category L*
 bool is_number(char32_t cp); // General category N*
 
+// Terminal cells a code point takes: 2 for East Asian Wide and Fullwidth, 0 for combining marks
+// and invisible format characters, 1 otherwise (control characters too: callers escape them).
+unsigned display_width(char32_t cp);
+// The cells of `text` (invalid bytes: one cell each, as U+FFFD).
+size_t display_width(std::string_view text);
+
 } // namespace blockls::unicode

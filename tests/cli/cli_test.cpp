@@ -100,6 +100,30 @@ TEST_CASE("options that need --root are a usage error without it", "[cli][root-o
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("check's text output underlines in terminal cells", "[cli][width]") {
+  // 日本語 takes 6 cells, e + U+0301 1, fullwidth Ａ 2, a zero width space 0, \x01 4.
+  const std::string path_line = "path = \"日本語e\xcc\x81\xef\xbc\xa1\xe2\x80\x8b.txt\" junk";
+  const std::string input = "#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\n" +
+                            path_line + "\ncontent = \"\x01x\" y\n#!end_k1w\n";
+  auto r = run_blockls({"check", "--color=never", "-"}, input);
+  INFO(r.out);
+  CHECK(r.out.find(" > 3 | " + path_line + "\n     | " + std::string(23, ' ') + "^^^^\n") !=
+        std::string::npos);
+  CHECK(r.out.find(" > 4 | content = \"\\x01x\" y\n     | " + std::string(10, ' ') + "^^^^^^^\n") !=
+        std::string::npos);
+  // JSON columns stay UTF-16 code units: 8 + 3 + 2 + 1 + 1 + 6 before `junk`.
+  r = run_blockls({"check", "--format", "json", "-"}, input);
+  bool found = false;
+  const auto doc = nlohmann::json::parse(r.out);
+  for (const auto& e : doc["files"][0]["errors"])
+    if (e["code"] == "TRAILING_CONTENT") {
+      found = true;
+      CHECK(e["line_number"] == 3);
+      CHECK(e["column"] == 22);
+    }
+  CHECK(found);
+}
+
 TEST_CASE("README's usage of stream shows --format jsonl, as its help does", "[cli][wording]") {
   const std::string readme = test::read_file(std::string(BLOCKLS_SOURCE_DIR) + "/README.md");
   CHECK(readme.find("blockls stream [--format jsonl]") != std::string::npos);
