@@ -22,7 +22,9 @@ size_t end_of_line(std::string_view text, size_t offset) {
 // that holds any of it (an Aider edit's file name precedes its SEARCH marker) to the end of its
 // last line. A block left unclosed runs to the end of the input; it ends here at the line of
 // its last fix instead (the missing end goes there), or at its start line.
-ByteRange block_lines(std::string_view text, const CheckedDocument& checked, size_t b) {
+// `own`: the check's diagnostics of the block (DiagnosticsByBlock).
+ByteRange block_lines(std::string_view text, const CheckedDocument& checked, size_t b,
+                      const std::vector<const Diagnostic*>& own) {
   const Block& block = checked.parsed.blocks[b];
   const LineIndex& lines = checked.parsed.lines;
   size_t begin = std::min(block.range.begin, lines.line_start(block.start_line));
@@ -32,9 +34,9 @@ ByteRange block_lines(std::string_view text, const CheckedDocument& checked, siz
   begin = lines.line_start(lines.line_of(begin));
   if (block.end_line) return {begin, end_of_line(text, std::max(block.range.end, begin + 1) - 1)};
   size_t last = lines.line_start(block.start_line);
-  for (const Diagnostic& d : checked.diagnostics)
-    if (d.block == static_cast<int32_t>(b) && !d.fixes.empty())
-      for (const TextEdit& e : d.fixes.front().edits)
+  for (const Diagnostic* d : own)
+    if (!d->fixes.empty())
+      for (const TextEdit& e : d->fixes.front().edits)
         last = std::max(last, e.range.end);
   return {begin, end_of_line(text, last)};
 }
@@ -51,10 +53,10 @@ std::string_view path_of(std::string_view text, const Block& block) {
 
 // "block 2 (nesl, config.toml, lines 8-14)": the words a model can find its block by; `number`
 // is the block's in the whole document.
-std::string describe(std::string_view text, const CheckedDocument& checked, size_t b,
-                     size_t number) {
+std::string describe(std::string_view text, const CheckedDocument& checked, size_t b, size_t number,
+                     const DiagnosticsByBlock& by_block) {
   const Block& block = checked.parsed.blocks[b];
-  const ByteRange span = block_lines(text, checked, b);
+  const ByteRange span = block_lines(text, checked, b, by_block.of(b));
   const uint32_t first = checked.parsed.lines.line_of(span.begin) + 1;
   const uint32_t last =
       checked.parsed.lines.line_of(span.end > span.begin ? span.end - 1 : span.begin) + 1;
@@ -87,10 +89,12 @@ void add_diagnostics_of(const std::vector<Diagnostic>& all, size_t b,
     if (d.block == static_cast<int32_t>(b)) out->push_back(&d);
 }
 
-// corrected_block, with the block's diagnostics given (a failed apply adds the workspace's).
+// corrected_block, with the block's diagnostics given (a failed apply adds the workspace's;
+// `own` are the check's alone).
 std::optional<std::string> correct(std::string_view text, const CheckedDocument& checked, size_t b,
+                                   const std::vector<const Diagnostic*>& own,
                                    const std::vector<const Diagnostic*>& diagnostics) {
-  const ByteRange span = block_lines(text, checked, b);
+  const ByteRange span = block_lines(text, checked, b, own);
   std::vector<TextEdit> edits;
   for (const Diagnostic* d : diagnostics) {
     const bool fixable =
@@ -138,8 +142,9 @@ size_t append_errors(std::string* out, const std::vector<const Diagnostic*>& dia
 
 // The corrected block in a fence, or that there is none.
 void append_correction(std::string* out, std::string_view text, const CheckedDocument& checked,
-                       size_t b, const std::vector<const Diagnostic*>& diagnostics) {
-  if (const std::optional<std::string> fixed = correct(text, checked, b, diagnostics)) {
+                       size_t b, const std::vector<const Diagnostic*>& own,
+                       const std::vector<const Diagnostic*>& diagnostics) {
+  if (const std::optional<std::string> fixed = correct(text, checked, b, own, diagnostics)) {
     const std::string fence = fence_for(*fixed);
     *out += "Send this corrected block instead:\n" + fence + "\n" + *fixed;
     if (!fixed->empty() && fixed->back() != '\n') *out += "\n";
@@ -151,17 +156,26 @@ void append_correction(std::string* out, std::string_view text, const CheckedDoc
 
 } // namespace
 
+DiagnosticsByBlock::DiagnosticsByBlock(const CheckedDocument& checked)
+    : lists_(checked.parsed.blocks.size()) {
+  for (const Diagnostic& d : checked.diagnostics)
+    if (d.block >= 0 && static_cast<size_t>(d.block) < lists_.size())
+      lists_[static_cast<size_t>(d.block)].push_back(&d);
+}
+
 std::optional<std::string> corrected_block(std::string_view text, const CheckedDocument& checked,
                                            size_t b) {
-  std::vector<const Diagnostic*> diagnostics;
-  add_diagnostics_of(checked.diagnostics, b, &diagnostics);
-  return correct(text, checked, b, diagnostics);
+  std::vector<const Diagnostic*> own;
+  add_diagnostics_of(checked.diagnostics, b, &own);
+  return correct(text, checked, b, own, own);
 }
 
 std::string corrected_document(std::string_view text, const CheckedDocument& checked, size_t b) {
   const std::optional<std::string> fixed = corrected_block(text, checked, b);
   if (!fixed) return std::string(text);
-  const ByteRange span = block_lines(text, checked, b);
+  std::vector<const Diagnostic*> own;
+  add_diagnostics_of(checked.diagnostics, b, &own);
+  const ByteRange span = block_lines(text, checked, b, own);
   std::string out(text.substr(0, span.begin));
   out += *fixed;
   out += text.substr(span.end);
@@ -170,15 +184,20 @@ std::string corrected_document(std::string_view text, const CheckedDocument& che
 
 std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t b,
                            size_t number) {
-  std::vector<const Diagnostic*> diagnostics;
-  add_diagnostics_of(checked.diagnostics, b, &diagnostics);
+  return block_feedback(text, checked, b, number, DiagnosticsByBlock(checked));
+}
+
+std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t b,
+                           size_t number, const DiagnosticsByBlock& by_block) {
+  const std::vector<const Diagnostic*>& diagnostics = by_block.of(b);
   std::string errors;
   const size_t count = append_errors(&errors, diagnostics);
   if (count == 0) return "";
-  std::string out = fmt::format("{} has {} error{} and was not run:\n",
-                                describe(text, checked, b, number), count, count == 1 ? "" : "s");
+  std::string out =
+      fmt::format("{} has {} error{} and was not run:\n",
+                  describe(text, checked, b, number, by_block), count, count == 1 ? "" : "s");
   out += errors;
-  append_correction(&out, text, checked, b, diagnostics);
+  append_correction(&out, text, checked, b, diagnostics, diagnostics);
   return out;
 }
 
@@ -186,8 +205,8 @@ std::string failed_block_feedback(std::string_view text, const CheckedDocument& 
                                   size_t number, const ApplyFailure& failure) {
   // Its own diagnostics (warnings: it is valid) with the workspace's, so that their fixes
   // together can make the corrected block, as in check --root's feedback.
-  std::vector<const Diagnostic*> diagnostics;
-  add_diagnostics_of(checked.diagnostics, b, &diagnostics);
+  const DiagnosticsByBlock by_block(checked);
+  std::vector<const Diagnostic*> diagnostics = by_block.of(b);
   if (failure.diagnostics) add_diagnostics_of(*failure.diagnostics, b, &diagnostics);
   std::string errors;
   size_t count = append_errors(&errors, diagnostics);
@@ -198,13 +217,13 @@ std::string failed_block_feedback(std::string_view text, const CheckedDocument& 
   }
   std::string out = fmt::format(
       "{} is valid but could not be applied to the files ({} error{}); {}:\n",
-      describe(text, checked, b, number), count, count == 1 ? "" : "s",
+      describe(text, checked, b, number, by_block), count, count == 1 ? "" : "s",
       failure.exec_ran ? "none of its file changes were written, but a command of it ran and "
                          "what that command did stays"
                        : "nothing was changed for it");
   out += errors;
   if (explained)
-    append_correction(&out, text, checked, b, diagnostics);
+    append_correction(&out, text, checked, b, by_block.of(b), diagnostics);
   else
     out += "No automatic correction: rewrite or resend the block once the cause above is fixed.\n";
   return out;
@@ -215,6 +234,7 @@ std::string feedback_text(std::string_view text, const CheckedDocument& checked)
   std::vector<size_t> valid, broken;
   for (size_t b = 0; b < blocks.size(); ++b)
     (checked.verdicts[b].valid ? valid : broken).push_back(b);
+  const DiagnosticsByBlock by_block(checked);
   std::string out;
   if (blocks.empty())
     out += "No blocks found.\n";
@@ -229,11 +249,11 @@ std::string feedback_text(std::string_view text, const CheckedDocument& checked)
   if (!valid.empty() && !broken.empty()) {
     out += "Valid, do not send again:";
     for (size_t b : valid)
-      out += (b == valid.front() ? " " : ", ") + describe(text, checked, b, b + 1);
+      out += (b == valid.front() ? " " : ", ") + describe(text, checked, b, b + 1, by_block);
     out += ".\n";
   }
   for (size_t b : broken)
-    out += "\n" + block_feedback(text, checked, b, b + 1);
+    out += "\n" + block_feedback(text, checked, b, b + 1, by_block);
   // Errors outside every block (e.g. invalid UTF-8 in prose).
   for (const Diagnostic& d : checked.diagnostics)
     if (d.block < 0 && is_error(d.severity))

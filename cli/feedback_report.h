@@ -13,6 +13,18 @@
 
 namespace blockls::cli {
 
+// The diagnostics of each block of a check (Diagnostic::block), in check's order: built once
+// for feedback on many blocks, each of which would otherwise read every diagnostic again (a
+// document of thousands of unclosed blocks took seconds).
+class DiagnosticsByBlock {
+public:
+  explicit DiagnosticsByBlock(const CheckedDocument& checked);
+  const std::vector<const Diagnostic*>& of(size_t block) const { return lists_[block]; }
+
+private:
+  std::vector<std::vector<const Diagnostic*>> lists_;
+};
+
 // The whole document's feedback.
 std::string feedback_text(std::string_view text, const CheckedDocument& checked);
 
@@ -21,6 +33,9 @@ std::string feedback_text(std::string_view text, const CheckedDocument& checked)
 // `checked` is a part of it (the stream checks a part at a time).
 std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t block,
                            size_t number);
+// The same, given the check's diagnostics by block (for many blocks of one check).
+std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t block,
+                           size_t number, const DiagnosticsByBlock& by_block);
 
 // Why a valid block could not be applied to the files (`stream --apply`'s failed blocks).
 struct ApplyFailure {

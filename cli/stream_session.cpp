@@ -390,6 +390,7 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
     if (h.unverified) h.loose.diagnostic.fixes = std::move(taken[t++]);
   }
   tail.resize(hold_from);
+  std::optional<DiagnosticsByBlock> by_block; // for the feedback of the part's broken blocks
   for (size_t b = 0; b <= count; ++b) {
     for (size_t i : loose_before[b]) {
       JsonWriter& w = start_event();
@@ -412,10 +413,12 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
     w.end_array();
     w.field("event", "block_end");
     // What to tell the model about a broken block (the corrected block, when the fixes make one).
-    if (!checked.verdicts[b].valid)
-      if (std::string feedback = block_feedback(text, checked, b, first_block + b + 1);
+    if (!checked.verdicts[b].valid) {
+      if (!by_block) by_block.emplace(checked); // once per part: it may hold many blocks
+      if (std::string feedback = block_feedback(text, checked, b, first_block + b + 1, *by_block);
           !feedback.empty())
         w.field("feedback", feedback);
+    }
     w.end_object();
     emit_({"block_end", event_});
     if (on_block_end_) on_block_end_(text, checked, b);
