@@ -13,29 +13,36 @@ char lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
-// A path the shell would split or redirect is written in double quotes.
-bool path_needs_quotes(std::string_view path) {
-  if (path.empty()) return true;
-  for (const char c : path)
-    if (is_blank(c) || c == '\'' || c == '<' || c == '>' || c == '|' || c == ';' || c == '&')
-      return true;
-  return false;
+// The quotes the canonical form writes a path in ('\0': none), given the quote it was written
+// in (`written`, '\0': none). A path the shell would split or redirect is written in double
+// quotes. One it would expand unquoted (a leading `~`, `$`, backquotes) stays in single quotes
+// when it was written so, so that a fix never turns `cat > '$x'` into `cat > $x`; written
+// otherwise, it keeps the shell's meaning as written (SHELL_EXPANSION says blockls does not
+// expand it) rather than being quoted by a fix into what the model did not mean.
+char path_quote(std::string_view path, char written) {
+  bool split = path.empty(), expands = path.starts_with('~'), single = false;
+  for (const char c : path) {
+    split = split || is_blank(c) || c == '<' || c == '>' || c == '|' || c == ';' || c == '&';
+    expands = expands || c == '$' || c == '`';
+    single = single || c == '\'';
+  }
+  if (expands && written == '\'' && !single) return '\'';
+  return split || single ? '"' : '\0';
 }
 
 // Whether `written` is exactly canonical_start(path, mark, append), compared piece by piece:
 // every start line asks, and building the string for it was a heap allocation per block.
 bool is_canonical_start(std::string_view written, std::string_view path, std::string_view mark,
-                        bool append) {
+                        bool append, char path_written_quote) {
   const auto eat = [&](std::string_view part) {
     if (!written.starts_with(part)) return false;
     written.remove_prefix(part.size());
     return true;
   };
   if (!eat(append ? "cat >> " : "cat > ")) return false;
-  const bool quoted = path_needs_quotes(path);
-  if (quoted && !eat("\"")) return false;
-  if (!eat(path)) return false;
-  if (quoted && !eat("\"")) return false;
+  const char q = path_quote(path, path_written_quote);
+  const std::string_view quote(&q, q == '\0' ? 0 : 1);
+  if (!eat(quote) || !eat(path) || !eat(quote)) return false;
   return eat(" << '") && eat(mark) && eat("'") && written.empty();
 }
 
@@ -72,6 +79,7 @@ std::optional<StartLine> parse_start(std::string_view line) {
       if (!shell::lex_word(line, &i, "<>|;&", &start.path_begin, &start.path_end,
                            &start.path_quoted))
         return std::nullopt;
+      if (start.path_quoted) start.path_quote = line[start.path_begin - 1];
       have_path = true;
     } else if (line[i] == '<' && i + 1 < line.size() && line[i + 1] == '<' && !have_mark) {
       const std::optional<shell::Operator> op = shell::lex_operator(line, i);
@@ -95,19 +103,17 @@ std::optional<StartLine> parse_start(std::string_view line) {
   const std::string_view mark = line.substr(start.mark_begin, start.mark_end - start.mark_begin);
   start.canonical = !dash && mark_quoted && mark_quote == '\'' &&
                     is_canonical_start(line.substr(start.indent, start.end - start.indent), path,
-                                       mark, start.append);
+                                       mark, start.append, start.path_quote);
   return start;
 }
 
-std::string canonical_start(std::string_view path, std::string_view mark, bool append) {
+std::string canonical_start(std::string_view path, std::string_view mark, bool append,
+                            char path_written_quote) {
   std::string out = append ? "cat >> " : "cat > ";
-  if (path_needs_quotes(path)) {
-    out += '"';
-    out.append(path);
-    out += '"';
-  } else {
-    out.append(path);
-  }
+  const char q = path_quote(path, path_written_quote);
+  if (q != '\0') out += q;
+  out.append(path);
+  if (q != '\0') out += q;
   out += " << '";
   out.append(mark);
   out += '\'';

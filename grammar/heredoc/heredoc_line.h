@@ -18,6 +18,7 @@ struct StartLine {
   size_t end = 0;                      // end of the syntax (trailing blanks excluded)
   bool append = false;                 // `>>`
   bool path_quoted = false;            // written in quotes (kept when it holds a blank)
+  char path_quote = '\0';              // the quote it is written in ('\0': none)
   // The line is exactly the canonical form (`cat > PATH << 'MARK'`, single spaces).
   bool canonical = false;
 };
@@ -27,8 +28,11 @@ struct StartLine {
 std::optional<StartLine> parse_start(std::string_view line);
 
 // The canonical form of a start line: `cat > PATH << 'MARK'` (`>>` for an append), the path
-// in double quotes only when it holds a blank or a quote-free form is impossible.
-std::string canonical_start(std::string_view path, std::string_view mark, bool append);
+// in double quotes only when it holds a blank or a quote-free form is impossible, in single
+// quotes when it was written in them and the shell would expand it unquoted (`~`, `$`,
+// backquotes). `path_written_quote`: the quote it was written in ('\0': none).
+std::string canonical_start(std::string_view path, std::string_view mark, bool append,
+                            char path_written_quote = '\0');
 
 // True when `line` could begin a heredoc start line: `c`/`C` then `a`/`A` after blanks (a
 // cheap test before parse_start()).

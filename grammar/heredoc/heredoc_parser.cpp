@@ -35,6 +35,18 @@ std::string duplicate_message(std::string_view path, uint32_t first_line) {
   return out;
 }
 
+// What the shell would expand in a start line's path (a shell writes `cat > ~/x` to the home
+// directory; blockls, which runs no shell, would write a directory named `~` under the root),
+// or null. `quote`: the path's quote character ('\0' when unquoted); nothing expands in single
+// quotes, and a tilde only unquoted.
+const char* shell_expansion(std::string_view path, char quote) {
+  if (quote == '\'') return nullptr;
+  if (quote == '\0' && path.starts_with('~')) return "'~' (the home directory)";
+  if (path.find('$') != std::string_view::npos) return "a '$' (a variable or command)";
+  if (path.find('`') != std::string_view::npos) return "backquotes (a command)";
+  return nullptr;
+}
+
 } // namespace
 
 void HeredocParser::report(ParseContext& ctx, Diagnostic diagnostic) {
@@ -77,7 +89,8 @@ bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
   crlf_ = line.end < ctx.text.size() && ctx.text[line.end] == '\r';
 
   if (!start->canonical) {
-    const std::string canonical = heredoc::canonical_start(path, mark, start->append);
+    const std::string canonical =
+        heredoc::canonical_start(path, mark, start->append, start->path_quote);
     const ByteRange syntax{line.begin + start->indent, line.begin + start->end};
     report(ctx,
            make_diagnostic(code::HEREDOC_VARIANT, Dialect::heredoc, block_, line.number, syntax,
@@ -85,6 +98,14 @@ bool HeredocParser::try_start(const LineRef& line, ParseContext& ctx) {
                                " is accepted, but the canonical form is " + quote(canonical),
                            "Write it as " + quote(canonical),
                            {Fix{"Rewrite as " + quote(canonical), true, {{syntax, canonical}}}}));
+  }
+  if (const char* what = shell_expansion(path, start->path_quote)) {
+    Diagnostic d =
+        make_diagnostic(code::SHELL_EXPANSION, Dialect::heredoc, block_, line.number, p.value_range,
+                        "The path " + quote(path) + " relies on the shell to expand " + what +
+                            "; blockls does not, and writes the path as it stands, under the root",
+                        "Write the path relative to the project root, without shell expansion");
+    report(ctx, std::move(d));
   }
   if (!start->append) {
     if (const std::optional<uint32_t> first = written_.insert(path_key(path), line.number)) {
