@@ -3,16 +3,15 @@
 // whole process, best of 3 runs each). Prints both wall times, the ratio and the target
 // (-j 2 <= 0.6x -j 1 on a 2-core machine). One command: scripts/bench-files.sh.
 // Usage: blockls_bench_files BLOCKLS_BINARY [FILES (400)] [KB_PER_FILE (100)]
+#include "bench/timed_process.h"
 #include "bench/transcript_generator.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -23,31 +22,11 @@ using blockls::bench::TranscriptOptions;
 
 namespace {
 
-// Runs `binary check -j JOBS --format text FILES…` with its output to /dev/null and returns
-// the wall time in seconds (negative when it could not run or exited with 2).
+// `binary check -j JOBS --format text FILES…`, its wall time (see time_process).
 double time_check(const std::string& binary, const std::vector<std::string>& files, int jobs) {
-  std::vector<std::string> args = {binary, "check", "--color", "never", "-j",
-                                   std::to_string(jobs)};
+  std::vector<std::string> args = {"check", "--color", "never", "-j", std::to_string(jobs)};
   args.insert(args.end(), files.begin(), files.end());
-  std::vector<char*> argv;
-  for (std::string& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  std::fflush(stdout); // or the child's freopen writes our buffered lines a second time
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    std::FILE* null = std::freopen("/dev/null", "w", stdout);
-    (void)null;
-    ::execv(binary.c_str(), argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return -1;
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) >= 2) return -1;
-  return seconds;
+  return blockls::bench::time_process(binary, args);
 }
 
 } // namespace

@@ -1,19 +1,18 @@
 // Hostile inputs: transcripts that are all mistakes, the shapes that once made a command
 // quadratic (a performance QA pass, session 17). Each shape is generated at 256 KB and 1 MB and
-// given to the real binary as a user runs it (`check`, `check --format feedback`, `stream` from
-// a pipe), the whole process timed (best of 3). Printed per shape and command: seconds per MB at
-// 1 MB, and the growth from 256 KB to 1 MB (4x is linear; a quadratic step shows as ~16x),
+// given to the real binary as a user runs it (`check`, `check --format feedback`, `stream` reading
+// standard input), the whole process timed (best of 3). Printed per shape and command: seconds per
+// MB at 1 MB, and the growth from 256 KB to 1 MB (4x is linear; a quadratic step shows as ~16x),
 // against the aim: growth <= 6x and <= 1 s per MB. One command: scripts/bench-hostile.sh.
 // Usage: blockls_bench_hostile BLOCKLS_BINARY
+#include "bench/timed_process.h"
+
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -69,38 +68,11 @@ std::string generate(const Shape& shape, size_t bytes) {
   return text;
 }
 
-// Runs BINARY ARGS with stdin from `input` (or none) and stdout/stderr to /dev/null; the wall
-// time in seconds, negative when it could not run or exited with 2 or more.
-double run(const std::string& binary, std::vector<std::string> args, const std::string& input) {
-  args.insert(args.begin(), binary);
-  std::vector<char*> argv;
-  for (std::string& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int in = input.empty() ? ::open("/dev/null", O_RDONLY) : ::open(input.c_str(), O_RDONLY);
-    const int out = ::open("/dev/null", O_WRONLY);
-    if (in < 0 || out < 0) ::_exit(127);
-    ::dup2(in, 0);
-    ::dup2(out, 1);
-    ::dup2(out, 2);
-    ::execv(binary.c_str(), argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return -1;
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return WIFEXITED(status) && WEXITSTATUS(status) < 2 ? seconds : -1;
-}
-
 double best_of_3(const std::string& binary, const std::vector<std::string>& args,
                  const std::string& input) {
   double best = 1e9;
   for (int i = 0; i < 3; ++i) {
-    const double t = run(binary, args, input);
+    const double t = blockls::bench::time_process(binary, args, input);
     if (t < 0) return -1;
     best = std::min(best, t);
   }

@@ -53,10 +53,11 @@ std::string_view path_of(std::string_view text, const Block& block) {
 
 // "block 2 (nesl, config.toml, lines 8-14)": the words a model can find its block by; `number`
 // is the block's in the whole document.
+// `own`: the check's diagnostics of the block.
 std::string describe(std::string_view text, const CheckedDocument& checked, size_t b, size_t number,
-                     const DiagnosticsByBlock& by_block) {
+                     const std::vector<const Diagnostic*>& own) {
   const Block& block = checked.parsed.blocks[b];
-  const ByteRange span = block_lines(text, checked, b, by_block.of(b));
+  const ByteRange span = block_lines(text, checked, b, own);
   const uint32_t first = checked.parsed.lines.line_of(span.begin) + 1;
   const uint32_t last =
       checked.parsed.lines.line_of(span.end > span.begin ? span.end - 1 : span.begin) + 1;
@@ -154,6 +155,20 @@ void append_correction(std::string* out, std::string_view text, const CheckedDoc
   }
 }
 
+// block_feedback, given the check's diagnostics of the block.
+std::string feedback_on(std::string_view text, const CheckedDocument& checked, size_t b,
+                        size_t number, const std::vector<const Diagnostic*>& own) {
+  std::string errors;
+  const size_t count = append_errors(&errors, own);
+  if (count == 0) return "";
+  std::string out =
+      fmt::format("{} has {} error{} and was not run:\n", describe(text, checked, b, number, own),
+                  count, count == 1 ? "" : "s");
+  out += errors;
+  append_correction(&out, text, checked, b, own, own);
+  return out;
+}
+
 } // namespace
 
 DiagnosticsByBlock::DiagnosticsByBlock(const CheckedDocument& checked)
@@ -184,29 +199,23 @@ std::string corrected_document(std::string_view text, const CheckedDocument& che
 
 std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t b,
                            size_t number) {
-  return block_feedback(text, checked, b, number, DiagnosticsByBlock(checked));
+  std::vector<const Diagnostic*> own;
+  add_diagnostics_of(checked.diagnostics, b, &own);
+  return feedback_on(text, checked, b, number, own);
 }
 
 std::string block_feedback(std::string_view text, const CheckedDocument& checked, size_t b,
                            size_t number, const DiagnosticsByBlock& by_block) {
-  const std::vector<const Diagnostic*>& diagnostics = by_block.of(b);
-  std::string errors;
-  const size_t count = append_errors(&errors, diagnostics);
-  if (count == 0) return "";
-  std::string out =
-      fmt::format("{} has {} error{} and was not run:\n",
-                  describe(text, checked, b, number, by_block), count, count == 1 ? "" : "s");
-  out += errors;
-  append_correction(&out, text, checked, b, diagnostics, diagnostics);
-  return out;
+  return feedback_on(text, checked, b, number, by_block.of(b));
 }
 
 std::string failed_block_feedback(std::string_view text, const CheckedDocument& checked, size_t b,
                                   size_t number, const ApplyFailure& failure) {
   // Its own diagnostics (warnings: it is valid) with the workspace's, so that their fixes
   // together can make the corrected block, as in check --root's feedback.
-  const DiagnosticsByBlock by_block(checked);
-  std::vector<const Diagnostic*> diagnostics = by_block.of(b);
+  std::vector<const Diagnostic*> own;
+  add_diagnostics_of(checked.diagnostics, b, &own);
+  std::vector<const Diagnostic*> diagnostics = own;
   if (failure.diagnostics) add_diagnostics_of(*failure.diagnostics, b, &diagnostics);
   std::string errors;
   size_t count = append_errors(&errors, diagnostics);
@@ -217,13 +226,13 @@ std::string failed_block_feedback(std::string_view text, const CheckedDocument& 
   }
   std::string out = fmt::format(
       "{} is valid but could not be applied to the files ({} error{}); {}:\n",
-      describe(text, checked, b, number, by_block), count, count == 1 ? "" : "s",
+      describe(text, checked, b, number, own), count, count == 1 ? "" : "s",
       failure.exec_ran ? "none of its file changes were written, but a command of it ran and "
                          "what that command did stays"
                        : "nothing was changed for it");
   out += errors;
   if (explained)
-    append_correction(&out, text, checked, b, by_block.of(b), diagnostics);
+    append_correction(&out, text, checked, b, own, diagnostics);
   else
     out += "No automatic correction: rewrite or resend the block once the cause above is fixed.\n";
   return out;
@@ -249,7 +258,7 @@ std::string feedback_text(std::string_view text, const CheckedDocument& checked)
   if (!valid.empty() && !broken.empty()) {
     out += "Valid, do not send again:";
     for (size_t b : valid)
-      out += (b == valid.front() ? " " : ", ") + describe(text, checked, b, b + 1, by_block);
+      out += (b == valid.front() ? " " : ", ") + describe(text, checked, b, b + 1, by_block.of(b));
     out += ".\n";
   }
   for (size_t b : broken)

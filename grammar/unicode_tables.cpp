@@ -1,18 +1,11 @@
 // Unicode general-category tables (letters L*, numbers N*) for NESL key validation,
 // which follows JavaScript's \p{L} / \p{N}. Generated once from Python 3.11.7's
 // unicodedata (Unicode 14.0.0); regenerate with scripts/gen_unicode_tables.py.
+#include "grammar/codepoint_ranges.h"
 #include "grammar/unicode.h"
-
-#include <algorithm>
-#include <iterator>
 
 namespace blockls::unicode {
 namespace {
-struct CodepointRange {
-  char32_t first;
-  char32_t last;
-};
-
 const CodepointRange kLetters[] = {
     {0x41, 0x5A}, {0x61, 0x7A}, {0xAA, 0xAA}, {0xB5, 0xB5}, {0xBA, 0xBA}, {0xC0, 0xD6},
     {0xD8, 0xF6}, {0xF8, 0x2C1}, {0x2C6, 0x2D1}, {0x2E0, 0x2E4}, {0x2EC, 0x2EC}, {0x2EE, 0x2EE},
@@ -192,13 +185,6 @@ const CodepointRange kNumbers[] = {
     {0x1ED01, 0x1ED2D}, {0x1ED2F, 0x1ED3D}, {0x1F100, 0x1F10C}, {0x1FBF0, 0x1FBF9},
 };
 
-template <size_t N> bool in_table(const CodepointRange (&table)[N], char32_t cp) {
-  auto it = std::upper_bound(std::begin(table), std::end(table), cp,
-                             [](char32_t value, const CodepointRange& r) { return value < r.first; });
-  if (it == std::begin(table)) return false;
-  --it;
-  return cp <= it->last;
-}
 } // namespace
 
 bool is_letter(char32_t cp) {

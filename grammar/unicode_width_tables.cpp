@@ -2,18 +2,11 @@
 // Fullwidth ranges, and zero-width ranges (general categories Mn, Me, Cf but U+00AD). Generated
 // once from Python 3.11.7's unicodedata (Unicode 14.0.0);
 // regenerate with scripts/gen_unicode_width_tables.py.
+#include "grammar/codepoint_ranges.h"
 #include "grammar/unicode.h"
-
-#include <algorithm>
-#include <iterator>
 
 namespace blockls::unicode {
 namespace {
-struct CodepointRange {
-  char32_t first;
-  char32_t last;
-};
-
 // clang-format off
 const CodepointRange kWide[] = {
     {0x1100, 0x115F}, {0x231A, 0x231B}, {0x2329, 0x232A}, {0x23E9, 0x23EC}, {0x23F0, 0x23F0},
@@ -127,14 +120,6 @@ const CodepointRange kZeroWidth[] = {
 };
 // clang-format on
 
-template <size_t N> bool in_table(const CodepointRange (&table)[N], char32_t cp) {
-  auto it =
-      std::upper_bound(std::begin(table), std::end(table), cp,
-                       [](char32_t value, const CodepointRange& r) { return value < r.first; });
-  if (it == std::begin(table)) return false;
-  --it;
-  return cp <= it->last;
-}
 } // namespace
 
 unsigned display_width(char32_t cp) {

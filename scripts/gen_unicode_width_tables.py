@@ -4,35 +4,12 @@ and Fullwidth take 2, combining marks and invisible format characters 0) from Py
 unicodedata. Run from the repository root; the output is committed, so builds never need Python.
 Separate from gen_unicode_tables.py so that regenerating one never moves the other's Unicode
 version."""
+import os
 import sys
 import unicodedata
 
-
-def ranges(pred):
-    out, start = [], None
-    for cp in range(0x110000):
-        ok = pred(cp)
-        if ok and start is None:
-            start = cp
-        if not ok and start is not None:
-            out.append((start, cp - 1))
-            start = None
-    if start is not None:
-        out.append((start, 0x10FFFF))
-    return out
-
-
-def table(name, rs):
-    s = f"const CodepointRange {name}[] = {{\n"
-    line = "   "
-    for a, b in rs:
-        item = f"{{0x{a:X}, 0x{b:X}}}"
-        if len(line) + len(item) + 2 > 98:
-            s += line.rstrip() + "\n"
-            line = "   "
-        line += " " + item + ","
-    return s + line.rstrip() + "\n};\n"
-
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from unicode_ranges import ranges, table  # noqa: E402
 
 # Assigned code points only: unicodedata says W for some unassigned ones outside any CJK block.
 wide = ranges(lambda c: unicodedata.east_asian_width(chr(c)) in ("W", "F")
@@ -46,30 +23,15 @@ with open("grammar/unicode_width_tables.cpp", "w") as f:
 // Fullwidth ranges, and zero-width ranges (general categories Mn, Me, Cf but U+00AD). Generated
 // once from Python {sys.version.split()[0]}'s unicodedata (Unicode {unicodedata.unidata_version});
 // regenerate with scripts/gen_unicode_width_tables.py.
+#include "grammar/codepoint_ranges.h"
 #include "grammar/unicode.h"
-
-#include <algorithm>
-#include <iterator>
 
 namespace blockls::unicode {{
 namespace {{
-struct CodepointRange {{
-  char32_t first;
-  char32_t last;
-}};
-
 // clang-format off
 {table("kWide", wide)}
 {table("kZeroWidth", zero)}// clang-format on
 
-template <size_t N> bool in_table(const CodepointRange (&table)[N], char32_t cp) {{
-  auto it =
-      std::upper_bound(std::begin(table), std::end(table), cp,
-                       [](char32_t value, const CodepointRange& r) {{ return value < r.first; }});
-  if (it == std::begin(table)) return false;
-  --it;
-  return cp <= it->last;
-}}
 }} // namespace
 
 unsigned display_width(char32_t cp) {{
