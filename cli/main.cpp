@@ -2,11 +2,29 @@
 #include "cli/app.h"
 #include "cli/process_heap.h"
 
+#include <exception>
 #include <iostream>
+#include <new>
 
 int main(int argc, char** argv) {
   blockls::cli::configure_process_heap();
   std::ios::sync_with_stdio(false);
   std::vector<std::string> args(argv + 1, argv + argc);
-  return blockls::cli::run(args, std::cout, std::cerr);
+  // What no command handles ends here with a message and exit status 2, not with an abort (a
+  // core dump and "terminate called after throwing"). Running out of memory is the one a user
+  // can meet: a transcript with a mistake on nearly every line holds a diagnostic or three per
+  // line, ~100 times the input's size at worst. An apply interrupted so is rolled back by its
+  // journal, like one killed mid-way.
+  try {
+    return blockls::cli::run(args, std::cout, std::cerr);
+  } catch (const std::bad_alloc&) {
+    std::cout.flush();
+    std::cerr << "blockls: out of memory: the system gave no more memory to hold what the input "
+                 "made (a transcript with a mistake on nearly every line can need ~100 times its "
+                 "size); any output above is incomplete. Check the transcript in smaller pieces.\n";
+  } catch (const std::exception& e) {
+    std::cout.flush();
+    std::cerr << "blockls: internal error: " << e.what() << "; any output above is incomplete.\n";
+  }
+  return blockls::cli::kExitUsage;
 }

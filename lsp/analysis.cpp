@@ -192,4 +192,21 @@ analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t gener
   return a;
 }
 
+std::shared_ptr<const Analysis> failed_analysis(std::shared_ptr<const std::string> text,
+                                                int64_t version, uint64_t generation,
+                                                std::shared_ptr<const AnalysisContext> context,
+                                                std::string why) {
+  auto a = std::make_shared<Analysis>();
+  a->version = version;
+  a->generation = generation;
+  a->context = std::move(context);
+  a->too_large = true;
+  a->failure = std::move(why);
+  auto checked = std::make_shared<CheckedDocument>();
+  checked->parsed.lines = LineIndex(*text);
+  a->checked_ = std::move(checked);
+  a->text = std::move(text);
+  return a;
+}
+
 } // namespace blockls::lsp

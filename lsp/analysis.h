@@ -46,7 +46,10 @@ struct Analysis {
   int64_t version = 0;
   uint64_t generation = 0;
   uint64_t text_id = 0;   // TextOrigin::id of `text` (0: not known)
-  bool too_large = false; // over max_document_bytes: nothing but one diagnostic
+  bool too_large = false; // not checked (see `failure`): nothing but one diagnostic
+  // Why the check failed when it did (it ran out of memory): too_large is then set too, and
+  // this is the one diagnostic's message. Empty for a document over max_document_bytes.
+  std::string failure;
   std::optional<apply::Simulation> simulation; // only with a workspace root
   uint64_t path_epoch = 0;                     // context->paths->epoch() the simulation used
   uint64_t files_generation = 0;               // the file cache's generation the simulation read at
@@ -74,6 +77,10 @@ struct Analysis {
   const apply::BlockSimulation* block_simulation(int b) const;
 
 private:
+  friend std::shared_ptr<const Analysis> failed_analysis(std::shared_ptr<const std::string>,
+                                                         int64_t, uint64_t,
+                                                         std::shared_ptr<const AnalysisContext>,
+                                                         std::string);
   friend std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string>, int64_t,
                                                  uint64_t, std::shared_ptr<const AnalysisContext>,
                                                  std::shared_ptr<CachedDiskSource>,
@@ -95,5 +102,13 @@ std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text,
                                         std::shared_ptr<CachedDiskSource> files = nullptr,
                                         std::shared_ptr<const Analysis> base = nullptr,
                                         const TextOrigin& origin = {});
+
+// The analysis of a document whose check threw (`why`: what the user is told), so that the
+// server publishes that instead of going down with the worker thread; like a document over
+// the size limit, it offers nothing else, and the next change checks it afresh.
+std::shared_ptr<const Analysis> failed_analysis(std::shared_ptr<const std::string> text,
+                                                int64_t version, uint64_t generation,
+                                                std::shared_ptr<const AnalysisContext> context,
+                                                std::string why);
 
 } // namespace blockls::lsp

@@ -207,6 +207,15 @@ LspDiagnostic lsp_diagnostic(const FeatureContext& ctx, const Diagnostic& d) {
 
 std::vector<LspDiagnostic> lsp_diagnostics(const FeatureContext& ctx) {
   std::vector<LspDiagnostic> out;
+  if (!ctx.analysis.failure.empty()) {
+    LspDiagnostic& d = out.emplace_back();
+    d.range = to_range(ctx.mapper(), {0, 0});
+    d.severity = 2;
+    d.code = "CHECK_FAILED";
+    d.message = "blockls could not check this document: " + ctx.analysis.failure +
+                ". It is checked again when it changes.";
+    return out;
+  }
   if (ctx.analysis.too_large) {
     const size_t limit = ctx.analysis.context->settings.max_document_bytes;
     LspDiagnostic& d = out.emplace_back();

@@ -67,6 +67,9 @@ void publish_analysis(Session& s, const std::string& uri, std::shared_ptr<const 
                  ? ", " + std::to_string(a->simulation->reused_blocks) + " of " +
                        std::to_string(a->simulation->blocks.size()) + " simulated blocks reused"
                  : std::string()));
+  if (!a->failure.empty())
+    s.log(LogLevel::error,
+          uri + ": version " + std::to_string(a->version) + " could not be checked: " + a->failure);
   PublishDiagnosticsParams publish{uri, a->version, diagnostics_json(s.features(uri, *a))};
   if (doc->desynced)
     publish.diagnostics.insert(publish.diagnostics.begin(),

@@ -6,6 +6,7 @@
 #include "lsp/rehearsal.h"
 
 #include <iostream>
+#include <new>
 #include <utility>
 
 namespace blockls::lsp {
@@ -130,10 +131,22 @@ void Session::schedule(Doc& doc) {
   doc.generation = ++generation;
   scheduler.update(doc.uri, [text = doc.text, version = doc.version, generation = doc.generation,
                              context = context, files = files, base = doc.analysis] {
-    const bool cold = !base || base->context != context;
-    auto a = analyze(text.text, version, generation, context, files, base, text.origin);
-    if (cold) rehearse_keystroke(text, a, files); // result dropped here
-    return a;
+    // A check that throws (out of memory, on a transcript with a mistake on nearly every
+    // line) would end the worker thread and the server with it: the document gets a
+    // diagnostic saying so instead, and the server goes on serving the others.
+    try {
+      const bool cold = !base || base->context != context;
+      auto a = analyze(text.text, version, generation, context, files, base, text.origin);
+      if (cold) rehearse_keystroke(text, a, files); // result dropped here
+      return a;
+    } catch (const std::bad_alloc&) {
+      return failed_analysis(text.text, version, generation, context,
+                             "it ran out of memory (a transcript with a mistake on nearly every "
+                             "line can need ~100 times its size)");
+    } catch (const std::exception& e) {
+      return failed_analysis(text.text, version, generation, context,
+                             std::string("internal error: ") + e.what());
+    }
   });
 }
 

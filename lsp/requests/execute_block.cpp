@@ -190,6 +190,10 @@ void execute_blocks(Session& s, const json& id, const ExecuteBlockArguments& arg
   if (doc->desynced)
     return s.reply_error(id, kRequestFailed,
                          "The document is out of sync; save it first. Nothing was changed.");
+  if (!a->failure.empty())
+    return s.reply_error(id, kRequestFailed,
+                         "The document could not be checked (" + a->failure +
+                             "); nothing was changed.");
   if (a->too_large)
     return s.reply_error(id, kRequestFailed,
                          "The document is too large to be checked; nothing was changed.");

@@ -3,7 +3,8 @@
 // a step is a JSON message to send, `<-- JSON` (wait for a message that contains it: expected
 // keys present with equal values, "*" matches any value, "abc*" any
 // string starting with abc, arrays match element-wise), `!-- JSON`
-// (no message received so far matches), or `%` directives (args, files, raw bytes, exit code).
+// (no message received so far matches), or `%` directives (args, files, raw bytes, exit code,
+// the server's memory limit, a large generated document).
 // Waits on the pipe with poll(); never sleeps.
 #include "lsp/transport.h"
 
@@ -21,6 +22,7 @@
 #include <signal.h>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -193,6 +195,10 @@ private:
       close(in_pipe[1]);
       close(out_pipe[0]);
       if (chdir(root_.c_str()) != 0) _exit(126);
+      if (memory_limit_ > 0) {
+        const rlimit limit{memory_limit_, memory_limit_};
+        if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(126);
+      }
       std::vector<std::string> args = {binary_, "lsp"};
       args.insert(args.end(), args_.begin(), args_.end());
       std::vector<char*> argv;
@@ -336,6 +342,34 @@ private:
         args_.push_back(w);
       return true;
     }
+    if (name == "%memory-limit") { // %memory-limit MB: the server's address space (setrlimit)
+      if (pid_ > 0) return fail(at, "%memory-limit after the server started") == 0;
+      memory_limit_ = static_cast<rlim_t>(std::stoull(rest)) << 20;
+      return true;
+    }
+    if (name == "%open-repeated") { // %open-repeated URI COUNT "json string": a didOpen (version
+      // 1) of the string repeated COUNT times: a document too large to write out here
+      std::istringstream words(rest);
+      std::string uri;
+      size_t count = 0;
+      words >> uri >> count;
+      std::string piece;
+      std::getline(words, piece);
+      const std::string unit = json::parse(piece).get<std::string>();
+      std::string text;
+      text.reserve(unit.size() * count);
+      for (size_t i = 0; i < count; ++i)
+        text += unit;
+      if (!ensure_started(at)) return false;
+      return send_json({{"method", "textDocument/didOpen"},
+                        {"params",
+                         {{"textDocument",
+                           {{"uri", substitute(uri)},
+                            {"languageId", "plaintext"},
+                            {"version", 1},
+                            {"text", std::move(text)}}}}}}) ||
+             fail(at, "cannot write to the server") == 0;
+    }
     if (name ==
         "%reply") { // %reply METHOD JSON: the result the runner answers server requests with
       const size_t space = rest.find(' ');
@@ -410,6 +444,7 @@ private:
   std::vector<std::string> args_;
   std::map<std::string, json> replies_;
   pid_t pid_ = -1, child_ = -1;
+  rlim_t memory_limit_ = 0; // 0: none
   int to_server_ = -1, from_server_ = -1;
   bool eof_ = false, exited_ = false;
   blockls::lsp::FrameParser parser_{SIZE_MAX};
