@@ -1,6 +1,8 @@
 // Framing follows the LSP base protocol: ASCII header lines ending in "\r\n", a blank line,
 // then exactly Content-Length bytes. Only Content-Length is interpreted; a bad header is
-// reported and skipped, an oversized body is discarded without being buffered.
+// reported and skipped, an oversized body is discarded without being buffered. Header lines
+// ending in a bare "\n" are accepted too (a hand-written client's), and after a header block
+// without a usable length the parser finds the next "Content-Length" header again.
 #include "lsp/transport.h"
 
 #include "diagnostics/json_text.h"
@@ -38,9 +40,10 @@ std::string_view trim(std::string_view s) {
 bool parse_headers(std::string_view headers, size_t* length, std::string* error) {
   bool found = false;
   while (!headers.empty()) {
-    const size_t eol = headers.find("\r\n");
+    const size_t eol = headers.find('\n');
     std::string_view line = headers.substr(0, eol);
-    headers = eol == std::string_view::npos ? std::string_view() : headers.substr(eol + 2);
+    headers = eol == std::string_view::npos ? std::string_view() : headers.substr(eol + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
       *error = "Malformed header line (no ':'); the header block was skipped.";
@@ -62,6 +65,28 @@ bool parse_headers(std::string_view headers, size_t* length, std::string* error)
     return false;
   }
   return true;
+}
+
+// The end of the header block starting at `from`: the offset of its blank line's terminator
+// ("\r\n\r\n", or "\n\n" for bare line feeds) and that terminator's size; npos when the
+// bytes hold no end yet.
+std::pair<size_t, size_t> find_header_end(const std::string& buffer, size_t from) {
+  const size_t crlf = buffer.find("\r\n\r\n", from);
+  const size_t lf = buffer.find("\n\n", from);
+  if (lf < crlf) return {lf, 2};
+  return {crlf, 4};
+}
+
+// Where the last "Content-Length" (any case) after the first byte of a header block starts, or
+// npos. A header block without a usable length leaves its body unread: that body's bytes are
+// then glued to the front of the next header ("{}Content-Length: 2"), whose block fails in
+// turn, and so would every later one. Resuming at the header name found inside the block costs
+// the one bad message instead of the session.
+size_t resync_offset(std::string_view block) {
+  constexpr std::string_view kName = "content-length";
+  for (size_t at = block.size() >= kName.size() ? block.size() - kName.size() : 0; at > 0; --at)
+    if (iequals(block.substr(at, kName.size()), kName)) return at;
+  return std::string_view::npos;
 }
 
 } // namespace
@@ -99,7 +124,7 @@ bool FrameParser::next(Frame* frame) {
     if (buffer_[pos_] == '\r' && pos_ + 1 == buffer_.size()) return false;
     ++pos_;
   }
-  const size_t end = buffer_.find("\r\n\r\n", pos_);
+  const auto [end, terminator] = find_header_end(buffer_, pos_);
   if (end == std::string::npos) {
     if (buffer_.size() - pos_ > kMaxHeaderBytes) {
       frame->kind = Frame::Kind::error;
@@ -113,12 +138,19 @@ bool FrameParser::next(Frame* frame) {
   size_t length = 0;
   std::string error;
   const std::string_view headers(buffer_.data() + pos_, end - pos_);
-  pos_ = end + 4;
   if (!parse_headers(headers, &length, &error)) {
+    // Bytes before a Content-Length header (the unread body of a message already reported,
+    // or noise): skipped without a report of their own.
+    if (const size_t resume = resync_offset(headers); resume != std::string_view::npos) {
+      pos_ += resume;
+      return next(frame);
+    }
+    pos_ = end + terminator;
     frame->kind = Frame::Kind::error;
     frame->error = std::move(error);
     return true;
   }
+  pos_ = end + terminator;
   if (length > max_message_bytes_) {
     frame->kind = Frame::Kind::error;
     frame->error = "Message of " + std::to_string(length) + " bytes exceeds the limit of " +

@@ -80,3 +80,36 @@ TEST_CASE("invalid UTF-8 in outgoing JSON is replaced, not thrown", "[lsp][trans
   CHECK(blockls::lsp::dump_message(message) == "{\"text\":\"a\xEF\xBF\xBD"
                                                "b\"}");
 }
+
+TEST_CASE("after a header without a usable length, the next message is found again",
+          "[lsp][transport]") {
+  // Each bad header block leaves its body unread; those bytes reach the next header first.
+  const std::string stream =
+      std::string("Content-Type: x\r\n\r\n{}") + "Content-Length: abc\r\n\r\n{\"lost\":1}" +
+      frame_message("{\"a\":1}") + "noise without a header" + frame_message("{\"b\":2}");
+  for (size_t piece = 1; piece <= stream.size(); ++piece) {
+    FrameParser parser(1 << 20);
+    const std::vector<Frame> frames = feed_in_pieces(parser, stream, piece);
+    REQUIRE(frames.size() == 4);
+    CHECK(frames[0].error == "Header block without Content-Length; it was skipped.");
+    CHECK(frames[1].error == "Content-Length is not a number; the header block was skipped.");
+    CHECK(frames[2].kind == Frame::Kind::message);
+    CHECK(frames[2].body == "{\"a\":1}");
+    CHECK(frames[3].kind == Frame::Kind::message);
+    CHECK(frames[3].body == "{\"b\":2}");
+  }
+}
+
+TEST_CASE("header lines ending in a bare line feed are read", "[lsp][transport]") {
+  const std::string stream = std::string("Content-Length: 2\n\n{}") +
+                             "Content-Type: a/b\nContent-Length: 7\r\n\n{\"c\":3}" +
+                             frame_message("{\"d\":4}");
+  for (size_t piece = 1; piece <= stream.size(); ++piece) {
+    FrameParser parser(1 << 20);
+    const std::vector<Frame> frames = feed_in_pieces(parser, stream, piece);
+    REQUIRE(frames.size() == 3);
+    CHECK(frames[0].body == "{}");
+    CHECK(frames[1].body == "{\"c\":3}");
+    CHECK(frames[2].body == "{\"d\":4}");
+  }
+}
