@@ -22,14 +22,14 @@ TEST_CASE("SmallMap orders, finds and inserts as std::map does", "[apply][small_
         small[name] += value;
         reference[std::string(name)] += value;
       } else {
-        CHECK(small.emplace(name, value).second == reference.emplace(std::string(name), value).second);
+        CHECK(small.emplace(name, value).second ==
+              reference.emplace(std::string(name), value).second);
       }
     }
     REQUIRE(small.size() == reference.size());
-    CHECK(std::equal(small.begin(), small.end(), reference.begin(), reference.end(),
-                     [](const auto& a, const auto& b) {
-                       return a.first == b.first && a.second == b.second;
-                     }));
+    CHECK(std::equal(
+        small.begin(), small.end(), reference.begin(), reference.end(),
+        [](const auto& a, const auto& b) { return a.first == b.first && a.second == b.second; }));
     for (const char* n : names) {
       const auto it = small.find(n);
       CHECK((it == small.end()) == (reference.find(n) == reference.end()));

@@ -179,7 +179,7 @@ TEST_CASE("input: a mapped file truncated while it is read reads as zeros and is
   CHECK(second->text == text);
 }
 
-TEST_CASE("input: a file written in place after it was read is refused; one renamed over is not",
+TEST_CASE("input: a file written in place after it was read is refused: one renamed over is not",
           "[cli][input]") {
   const std::string text = text_of(300000);
   for (const bool mapped : {true, false}) {

@@ -752,7 +752,7 @@ TEST_CASE("stream: a section streams from its first non-empty line, empty lines 
   CHECK(params["title"] == "T");
 }
 
-TEST_CASE("stream: a value whose lines mix LF and CRLF breaks streams each break as \"\\n\"",
+TEST_CASE("stream: a value whose lines mix LF and CRLF breaks streams each break as LF",
           "[cli][stream]") {
   // The chunks of a value without "\r" are taken from the text as it is; a chunk whose lines
   // have one reads it as the value does. Both kinds, in one value, concatenate to it.

@@ -248,7 +248,7 @@ TEST_CASE("the JSON writer nests past 64 levels as dump_json does", "[json_write
 
 namespace blockls {
 
-TEST_CASE("a fork writes a later part aside; spliced in and adopted, the text is unchanged",
+TEST_CASE("a fork writes a later part aside: spliced in and adopted, the text is unchanged",
           "[json_writer]") {
   // {"a": [1, 2], "b": [3, {"c": null}], "d": true} written straight, and with "b"… written
   // by a fork before "a"'s items are, with and without a spill.

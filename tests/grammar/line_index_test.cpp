@@ -15,7 +15,7 @@ TEST_CASE("line index counts lines like nesl-js: N newlines give N+1 lines", "[l
   CHECK(LineIndex("a\r\nb\nc").line_count() == 3);
 }
 
-TEST_CASE("line ends exclude \\n and the \\r of \\r\\n but keep a lone \\r", "[line_index]") {
+TEST_CASE("line ends exclude LF and the CR of CRLF but keep a lone CR", "[line_index]") {
   const std::string text = "ab\r\ncd\re\n\nlast";
   LineIndex idx(text);
   REQUIRE(idx.line_count() == 4);

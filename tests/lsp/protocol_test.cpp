@@ -46,7 +46,7 @@ TEST_CASE("positions convert in UTF-16 and UTF-8, CRLF aware, clamped", "[lsp][p
   CHECK_FALSE(utf16.offset({3, 0}).has_value());
 }
 
-TEST_CASE("incremental changes apply in order; a bad one leaves the text alone",
+TEST_CASE("incremental changes apply in order: a bad one leaves the text alone",
           "[lsp][documents]") {
   const DocumentText doc = DocumentText::from("hello\nworld\n");
   DocumentText out;

@@ -39,7 +39,7 @@ TEST_CASE("frames survive every split of the stream (short reads)", "[lsp][trans
   }
 }
 
-TEST_CASE("bad headers are reported and skipped; the next frame still parses", "[lsp][transport]") {
+TEST_CASE("bad headers are reported and skipped: the next frame still parses", "[lsp][transport]") {
   FrameParser parser(1 << 20);
   const std::string stream = std::string("garbage\r\n\r\n") + "Content-Length: x\r\n\r\n" +
                              "Content-Type: a/b\r\n\r\n" + frame_message("{}");

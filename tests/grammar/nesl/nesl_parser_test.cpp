@@ -178,7 +178,7 @@ TEST_CASE("the model: one command per block, action as its name, params in sourc
   CHECK(doc.diagnostics[0].severity == Severity::command_error);
 }
 
-TEST_CASE("CRLF input: positions exclude \\r, heredoc values are normalised", "[nesl]") {
+TEST_CASE("CRLF input: positions exclude CR, heredoc values are normalised", "[nesl]") {
   const std::string text =
       kHeader + "\r\ncontent = <<'EOT_abc'\r\none\r\ntwo\r\nEOT_abc\r\nk = 2\r\n#!end_abc\r\n";
   const ParsedDocument doc = parse_document(text);

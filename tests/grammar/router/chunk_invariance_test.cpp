@@ -108,7 +108,7 @@ TEST_CASE("a wide line index (as past 4 GiB) gives the same parse", "[chunks]") 
   }
 }
 
-TEST_CASE("complete_lines counts the lines a feed completes; a feed without a break adds none",
+TEST_CASE("complete_lines counts the lines a feed completes: a feed without a break adds none",
           "[router]") {
   // `blockls stream` skips its per-feed work when a feed completes no line: nothing the parse
   // found can have changed then.
