@@ -15,6 +15,7 @@
 #include "diagnostics/json_report.h"
 #include "diagnostics/json_text.h"
 #include "fixits/unified_diff.h"
+#include "grammar/dialects.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -32,6 +33,7 @@ using namespace blockls::apply;
 struct BlockReport {
   int block = -1;
   std::string id;
+  bool id_names_block = true; // false: the id is a heredoc's marker, shared by other blocks
   uint32_t line = 0;
   std::string status; // applied, failed, skipped, would_apply, would_fail
   std::string code, error;
@@ -49,10 +51,11 @@ struct FileReport {
   std::string diff;
 };
 
-// A block without an id (edit blocks, XML, replacer, patches) by its number in the document,
-// from 1, as check's feedback names blocks ("block 2").
+// A block without an id (edit blocks, XML, replacer, patches), or whose id is a heredoc's
+// marker (`EOF`, shared by most heredocs), by its number in the document, from 1, as check's
+// feedback names blocks ("block 2").
 std::string block_name(const BlockReport& b) {
-  return b.id.empty() ? std::to_string(b.block + 1) : b.id;
+  return b.id.empty() || !b.id_names_block ? std::to_string(b.block + 1) : b.id;
 }
 
 std::string relative(const ApplyConfig& config, const std::string& path) {
@@ -451,6 +454,10 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
       BlockReport r;
       r.block = o.block;
       r.id = std::move(o.block_id);
+      if (o.block >= 0 && static_cast<size_t>(o.block) < f.checked.parsed.blocks.size())
+        r.id_names_block =
+            !dialect_info(f.checked.parsed.blocks[static_cast<size_t>(o.block)].dialect)
+                 .id_is_marker;
       r.line = o.line;
       r.code = std::move(o.code);
       r.error = std::move(o.error);

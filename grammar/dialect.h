@@ -94,6 +94,9 @@ struct DialectInfo {
   // blanks is this one (xml: `We need the file.<read_file>`); '\0': starts begin lines only.
   // The router's prose filter then sends every line that ends so to the general route.
   char mid_line_end = '\0';
+  // The block's id is its closing marker (a heredoc's `EOF`), which nearly every block shares:
+  // messages and outlines name such a block by its line or number, not by the id.
+  bool id_is_marker = false;
 };
 
 // How the editors speak of the commands of a dialect whose every command edits one file (Aider,

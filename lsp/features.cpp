@@ -144,7 +144,8 @@ std::string count_noun(size_t n, std::string_view singular) {
 
 std::string block_label(std::string_view text, const Block& block) {
   const std::string dialect(dialect_name(block.dialect));
-  if (!block.id.empty()) return dialect + " block '" + block.id + "'";
+  if (!block.id.empty() && !dialect_info(block.dialect).id_is_marker)
+    return dialect + " block '" + block.id + "'";
   const std::optional<FileEditWords> words = file_edit_words(block.dialect);
   if (words && !block.commands.empty()) {
     const std::string path = path_of(text, block.commands.front());

@@ -34,7 +34,9 @@ public:
       "cat > src/hello.txt << 'EOF'\n"
       "Hello, world!\n"
       "EOF\n",
-      heredoc::kInstructions};
+      heredoc::kInstructions,
+      '\0',
+      true}; // the id is the heredoc's marker
 
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }

@@ -60,7 +60,9 @@ public:
       "---TECH_SPECS---\n"
       "- Use bcrypt for password hashing\n"
       "PARAMS_END\n",
-      sections::kInstructions};
+      sections::kInstructions,
+      '\0',
+      true}; // the id is the heredoc's marker
 
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }

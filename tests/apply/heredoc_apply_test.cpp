@@ -41,6 +41,10 @@ TEST_CASE("heredoc blocks write, append and overwrite files through apply", "[ap
   CHECK(get_file(root + "/out/empty.txt").empty());
   CHECK(get_file(root + "/old.txt") == "old\nappended\n");
   CHECK(get_file(root + "/out/twice.txt") == "second\n");
+  // Blocks are named by their number: the marker (`EOF` in all of them) tells none apart.
+  CHECK(r.out.find("<stdin>:4: block 1: applied\n") != std::string::npos);
+  CHECK(r.out.find("<stdin>:22: block 6: applied\n") != std::string::npos);
+  CHECK(r.out.find("block EOF") == std::string::npos);
   std::filesystem::remove_all(root);
 }
 

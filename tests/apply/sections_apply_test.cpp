@@ -29,15 +29,15 @@ const std::string kTranscript = "```sh\n"
 
 } // namespace
 
-TEST_CASE("apply skips command input and says so; the other blocks run", "[apply][sections]") {
+TEST_CASE("apply skips command input and says so: the other blocks run", "[apply][sections]") {
   const std::string root = make_temp_dir();
   const ProcessResult r = run_blockls({"apply", "--root", root, "-"}, kTranscript);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(get_file(root + "/a.txt") == "written\n");
-  CHECK(r.out.find("<stdin>:2: block PARAMS_END: not run: command input for 'chatroom "
+  CHECK(r.out.find("<stdin>:2: block 1: not run: command input for 'chatroom "
                    "task-started' (sections): checked, never run\n") != std::string::npos);
-  CHECK(r.out.find("block EOF: not run: command input for 'deploy now'") != std::string::npos);
+  CHECK(r.out.find("block 3: not run: command input for 'deploy now'") != std::string::npos);
   CHECK(r.out.find("2 blocks of command input not run (checked only)\n") != std::string::npos);
   CHECK(r.out.find("1 block: 1 applied, 0 failed, 0 skipped (invalid)") != std::string::npos);
   std::filesystem::remove_all(root);
