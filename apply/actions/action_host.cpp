@@ -132,7 +132,7 @@ bool ActionHost::require_file(std::string_view param, const FileState& s, std::s
     fail("FILE_NOT_FOUND", msg);
   } else {
     const std::string msg =
-        fmt::format("{}: '{}' is a directory, not a file", a_.action, shown_path(param));
+        fmt::format("{}: '{}' {}", a_.action, shown_path(param), not_a_file_text(s));
     diag("NOT_A_FILE", param, msg, "Name a file");
     fail("NOT_A_FILE", msg);
   }

@@ -18,6 +18,15 @@
 
 namespace blockls::apply {
 
+// Why a path that is there is no file an action can use, after its quoted path: a directory,
+// or anything else (a symbolic link, a pipe, a socket, a device, a file that cannot be opened).
+inline std::string_view not_a_file_text(const FileState& s) {
+  return s.kind == FileState::Kind::directory
+             ? "is a directory, not a file"
+             : "is not a regular file blockls can read (a symbolic link, pipe, socket or device, "
+               "or a file it may not open)";
+}
+
 class ActionHost {
 public:
   // `files`: the state the action reads and changes; `diags`: where its workspace diagnostics

@@ -22,8 +22,11 @@ void run_file_move(ActionHost& host) {
   if (!host.require_file("old_path", source, "source file")) return;
   const FileState dest = host.read_path(*to);
   if (dest.kind == FileState::Kind::directory || dest.kind == FileState::Kind::other) {
-    const std::string msg =
-        fmt::format("{}: destination '{}' is a directory", action, host.shown_path("new_path"));
+    const std::string msg = dest.kind == FileState::Kind::directory
+                                ? fmt::format("{}: destination '{}' is a directory", action,
+                                              host.shown_path("new_path"))
+                                : fmt::format("{}: destination '{}' {}", action,
+                                              host.shown_path("new_path"), not_a_file_text(dest));
     host.report("NOT_A_FILE", "new_path", msg,
                 "Give the full destination path including the file name", msg);
     return;

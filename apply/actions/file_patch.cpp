@@ -116,7 +116,7 @@ void run_file_patch(ActionHost& host) {
     const FileState target = host.read_path(*dest);
     if (target.kind == FileState::Kind::directory || target.kind == FileState::Kind::other) {
       const std::string msg =
-          fmt::format("{}: '{}' is a directory, not a file", action, host.shown_path("new_path"));
+          fmt::format("{}: '{}' {}", action, host.shown_path("new_path"), not_a_file_text(target));
       host.report("NOT_A_FILE", "new_path", msg, "Name a file", msg);
       return;
     }

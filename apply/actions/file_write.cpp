@@ -14,8 +14,8 @@ void write(ActionHost& host, bool append) {
   if (!path) return;
   const FileState before = host.read_path(*path);
   if (before.kind == FileState::Kind::directory || before.kind == FileState::Kind::other) {
-    const std::string msg = fmt::format("{}: '{}' is a directory, not a file",
-                                        host.planned().action, host.shown_path("path"));
+    const std::string msg = fmt::format("{}: '{}' {}", host.planned().action,
+                                        host.shown_path("path"), not_a_file_text(before));
     host.report("NOT_A_FILE", "path", msg, "Name a file", msg);
     return;
   }

@@ -50,7 +50,7 @@ void run_files_replace_all_text(ActionHost& host) {
           host.report(
               missing ? "FILE_NOT_FOUND" : "NOT_A_FILE", "paths",
               missing ? fmt::format("file not found '{}'", line)
-                      : fmt::format("'{}' is a directory, not a file", line),
+                      : fmt::format("'{}' {}", line, not_a_file_text(s)),
               "Check the path; earlier actions of this transcript are taken into account",
               fmt::format("{}: {} '{}'", action, missing ? "file not found" : "not a file", line),
               range);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace blockls::test;
@@ -248,4 +249,24 @@ TEST_CASE("a block whose third action fails changes nothing", "[apply][adversari
   CHECK(!std::filesystem::exists(box.root + "/new"));
   // Without --allow-exec the block does not run at all.
   expect_rejected(box, running, "EXEC_DISABLED");
+}
+
+TEST_CASE("a pipe where a file is expected is named for what it is", "[apply][adversarial]") {
+  const std::string root = make_temp_dir();
+  REQUIRE(::mkfifo((root + "/pipe").c_str(), 0600) == 0);
+  put_file(root + "/a.txt", "a\n");
+  for (const std::string& transcript :
+       {std::string("cat > pipe << 'EOF'\nx\nEOF\n"),
+        nesl("p01", "action = \"file_replace_text\"\npath = \"pipe\"\nold_text = \"a\"\n"
+                    "new_text = \"b\"\n"),
+        nesl("p02", "action = \"file_move\"\nold_path = \"a.txt\"\nnew_path = \"pipe\"\n")}) {
+    const ProcessResult r = run_blockls({"apply", "--root", root, "-"}, transcript);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find("[NOT_A_FILE]") != std::string::npos);
+    CHECK(r.out.find("'pipe' is not a regular file blockls can read") != std::string::npos);
+    CHECK(r.out.find("is a directory") == std::string::npos); // it once said so
+  }
+  CHECK(get_file(root + "/a.txt") == "a\n");
+  std::filesystem::remove_all(root);
 }
