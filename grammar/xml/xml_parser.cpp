@@ -263,8 +263,11 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           return;
         }
         const bool short_value = cur_.param && cur_.param->kind == xml::ValueKind::trimmed;
-        if (short_value && xml::find_param(*tool_, tag.name)) {
-          // `<path>a.txt</content>`: a short value closed by another parameter's tag.
+        if (short_value && xml::any_tool_param(tag.name)) {
+          // `<path>a.txt</content>`: a short value closed by another parameter's tag (this
+          // tool's or another's: `content` is no parameter of replace_in_file, but a path
+          // holds no `</content>` either; read on, the diff's own tags would be taken for
+          // the path's and the mistake reported lines below where it is).
           cur_.value.end = line.begin + lt;
           children_.push_back(cur_);
           report(ctx,

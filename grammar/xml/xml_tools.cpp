@@ -144,4 +144,10 @@ std::span<const Tool> all_tools() {
   return kTools;
 }
 
+bool any_tool_param(std::string_view tag) {
+  for (const Tool& tool : kTools)
+    if (find_param(tool, tag)) return true;
+  return false;
+}
+
 } // namespace blockls::xml

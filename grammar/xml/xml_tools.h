@@ -48,5 +48,7 @@ const ToolParam* find_param(const Tool& tool, std::string_view tag);
 
 // Every known tool, in the table's order (for the docs and tests).
 std::span<const Tool> all_tools();
+// True when `tag` names a parameter of any tool (`content`, `diff`, `path`, ...).
+bool any_tool_param(std::string_view tag);
 
 } // namespace blockls::xml
