@@ -68,9 +68,13 @@ const apply::Plan& Analysis::plan() const {
 
 const apply::BlockSimulation* Analysis::block_simulation(int b) const {
   if (!simulation) return nullptr;
-  for (const apply::BlockSimulation& s : simulation->blocks)
-    if (s.block == b) return &s;
-  return nullptr;
+  // In the order of the plan's blocks, which is ascending (lenses and outlines ask for every
+  // block: a scan each was quadratic in the number of blocks).
+  const auto& blocks = simulation->blocks;
+  const auto it =
+      std::lower_bound(blocks.begin(), blocks.end(), b,
+                       [](const apply::BlockSimulation& s, int block) { return s.block < block; });
+  return it != blocks.end() && it->block == b ? &*it : nullptr;
 }
 
 std::shared_ptr<const Analysis>

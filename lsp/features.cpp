@@ -137,6 +137,29 @@ std::string relative(const apply::ApplyConfig* config, const std::string& path) 
 
 } // namespace
 
+std::optional<WillNotRun> will_not_run(const Analysis& a, int block) {
+  const apply::BlockSimulation* sim = a.block_simulation(block);
+  if (!sim || sim->ok) return std::nullopt;
+  WillNotRun r;
+  std::string error;
+  for (const apply::ActionOutcome& o : sim->actions)
+    if (o.action && o.action->seq == sim->failed_seq) {
+      r.code = o.code;
+      error = o.error;
+    }
+  if (r.code == "EXEC_DISABLED") {
+    r.lens = "✗ exec disabled: set execAllowed to run it (EXEC_DISABLED)";
+    r.detail = "exec disabled (EXEC_DISABLED)";
+    r.because = "it runs code (exec) and exec is disabled (EXEC_DISABLED): set the setting "
+                "execAllowed to true to allow it";
+  } else {
+    r.lens = "✗ will not run (" + r.code + ")";
+    r.detail = "will not run (" + r.code + ")";
+    r.because = error + " (" + r.code + ")";
+  }
+  return r;
+}
+
 std::string count_noun(size_t n, std::string_view singular) {
   const bool es = singular.ends_with("x") || singular.ends_with("s");
   return std::to_string(n) + " " + std::string(singular) + (n == 1 ? "" : es ? "es" : "s");
@@ -361,7 +384,12 @@ std::vector<CodeLens> code_lenses(const FeatureContext& ctx) {
     const Block& block = blocks[b];
     const size_t errors = ctx.analysis.block_errors(static_cast<int>(b));
     LspCommand command;
-    if (errors == 0 && never_run(block)) {
+    std::optional<WillNotRun> blocked;
+    if (errors == 0 && !never_run(block)) blocked = will_not_run(ctx.analysis, static_cast<int>(b));
+    if (blocked) {
+      // Valid, but executing it would refuse: say why, offer nothing to run.
+      command.title = std::move(blocked->lens);
+    } else if (errors == 0 && never_run(block)) {
       // Nothing to apply: say what the block is.
       const Command* c = block.commands.empty() ? nullptr : &block.commands[0];
       command.title = "ℹ " + (c ? std::string(c->name) : std::string("command")) + ": " +
@@ -412,6 +440,8 @@ std::vector<DocumentSymbol> document_symbols(const FeatureContext& ctx) {
     const Block& block = blocks[b];
     const int bi = static_cast<int>(b);
     const size_t errors = ctx.analysis.block_errors(bi);
+    const std::optional<WillNotRun> blocked =
+        errors == 0 && !never_run(block) ? will_not_run(ctx.analysis, bi) : std::nullopt;
     const bool by_file = file_edit_words(block.dialect).has_value();
     std::vector<DocumentSymbol> children;
     for (size_t c = 0; c < block.commands.size(); ++c) {
@@ -459,7 +489,9 @@ std::vector<DocumentSymbol> document_symbols(const FeatureContext& ctx) {
         file.children->push_back(
             {name,
              "line " + std::to_string(ctx.analysis.lines().line_of(range.begin) + 1) +
-                 (errors == 0 ? ", valid" : ", " + count_noun(errors, "error")),
+                 (errors > 0 ? ", " + count_noun(errors, "error")
+                  : blocked  ? ", " + blocked->detail
+                             : ", valid"),
              12, to_range(mapper, range), to_range(mapper, selection), std::nullopt});
         continue;
       }
@@ -486,11 +518,14 @@ std::vector<DocumentSymbol> document_symbols(const FeatureContext& ctx) {
     const ByteRange range{block.range.begin, std::max(block.range.begin, block.range.end)};
     const ByteRange selection =
         block.id_range.size() > 0 ? block.id_range : ByteRange{range.begin, range.begin};
-    symbols.push_back(
-        {block_label(text, block), errors == 0 ? "valid" : count_noun(errors, "error"), 2,
-         to_range(mapper,
-                  {std::min(range.begin, selection.begin), std::max(range.end, selection.end)}),
-         to_range(mapper, selection), std::move(children)});
+    symbols.push_back({block_label(text, block),
+                       errors > 0 ? count_noun(errors, "error")
+                       : blocked  ? blocked->detail
+                                  : "valid",
+                       2,
+                       to_range(mapper, {std::min(range.begin, selection.begin),
+                                         std::max(range.end, selection.end)}),
+                       to_range(mapper, selection), std::move(children)});
   }
   return symbols;
 }
@@ -535,7 +570,11 @@ std::optional<Hover> hover(const FeatureContext& ctx, Position position) {
     size_t count = 0;
     for (const apply::PlannedAction& pa : a.plan().actions)
       count += pa.block == b;
-    md << " — ▶ " << count_noun(count, "action") << "\n\n";
+    if (const std::optional<WillNotRun> blocked = will_not_run(a, b))
+      md << " — ✗ " << count_noun(count, "action") << ", will not run: " << blocked->because
+         << "\n\n";
+    else
+      md << " — ▶ " << count_noun(count, "action") << "\n\n";
     const apply::BlockSimulation* sim = a.block_simulation(b);
     if (!sim) {
       for (const apply::PlannedAction& pa : a.plan().actions) {

@@ -56,6 +56,18 @@ std::vector<FoldingRange> folding_ranges(const FeatureContext& ctx);
 // The block under `position`; none outside blocks (the reply is null).
 std::optional<Hover> hover(const FeatureContext& ctx, Position position);
 
+// Why a block without error-severity diagnostics will still not run: its simulation fails for
+// a reason that is only a warning in a check (exec disabled: EXEC_DISABLED). Lenses, outline,
+// hover and execute say so instead of offering to apply it. Nothing when the block can run (or
+// there is no simulation: no root).
+struct WillNotRun {
+  std::string code;    // the failing action's code (EXEC_DISABLED, ...)
+  std::string lens;    // "✗ exec disabled: set execAllowed (EXEC_DISABLED)"
+  std::string detail;  // outline: "exec disabled (EXEC_DISABLED)"
+  std::string because; // a sentence's end: "exec is disabled (EXEC_DISABLED): set execAllowed …"
+};
+std::optional<WillNotRun> will_not_run(const Analysis& a, int block);
+
 // "2 errors", "1 action".
 std::string count_noun(size_t n, std::string_view singular);
 

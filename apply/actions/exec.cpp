@@ -1,5 +1,6 @@
 // exec: nothing runs here; the effect carries the code for the backend, which runs it only
-// when exec is allowed (--allow-exec, blockls.allowExec). The working directory must exist.
+// when exec is allowed (--allow-exec; the language server's execAllowed setting). The working
+// directory must exist.
 #include "apply/actions/runners.h"
 
 #include <fmt/format.h>
@@ -26,7 +27,8 @@ void run_exec(ActionHost& host) {
   }
   if (!host.config().allow_exec) {
     host.report("EXEC_DISABLED", "", "exec is disabled: the code is not run",
-                "Run blockls apply with --allow-exec (LSP: blockls.allowExec) to allow it",
+                "Run blockls apply with --allow-exec (language server: the execAllowed setting) to "
+                "allow it",
                 "exec: disabled (run with --allow-exec to allow it)");
     return;
   }

@@ -42,7 +42,7 @@ TEST_CASE("WorkspaceEdit: documentChanges in UTF-16 and UTF-8 positions", "[lsp]
   CHECK(u16.results[4]["data"]["content"] ==
         "a😀B\nsecond\n"); // the read sees the replace before it
   const WorkspaceEditResult u8 =
-      workspace_edit(file_changes(c->ws.simulation), {PositionEncoding::utf8, true});
+      workspace_edit(file_changes(c->ws.simulation), {PositionEncoding::utf8, true, {}});
   CHECK(u8.edit["documentChanges"][0]["edits"][0]["range"]["start"]["character"] == 5);
   CHECK(u8.edit.contains("changeAnnotations"));
 }
@@ -70,4 +70,38 @@ TEST_CASE("file changes: byte ranges of the text before, in order, protocol-free
   CHECK_FALSE(fc.only_edits);
   CHECK(fc.blocks.size() == 1);
   CHECK(fc.results.size() == 2);
+}
+
+TEST_CASE("WorkspaceEdit: one TextDocumentEdit per run of edits of a file, open ones versioned",
+          "[lsp][workspace_edit]") {
+  TempRoot root;
+  put_file(root.dir + "/u.txt", "one\ntwo\nthree\n");
+  const std::string text =
+      "#!telt [3-char SHA: ws2]\n=== REPLACE_TEXT ===\n--FILE ws2--\nu.txt\n--OLD_TEXT "
+      "ws2--\none\n--NEW_TEXT ws2--\nONE\n"
+      "=== REPLACE_TEXT ===\n--FILE ws2--\nu.txt\n--OLD_TEXT ws2--\nthree\n--NEW_TEXT "
+      "ws2--\n3\n"
+      "=== MOVE_FILE ===\n--OLD_PATH ws2--\nu.txt\n--NEW_PATH ws2--\nv.txt\n"
+      "=== REPLACE_TEXT ===\n--FILE ws2--\nv.txt\n--OLD_TEXT ws2--\ntwo\n--NEW_TEXT "
+      "ws2--\n2\n--END ws2--\n";
+  auto c = check_with_workspace(text, root.config);
+  REQUIRE(c->ws.simulation.blocks[0].ok);
+  WorkspaceEditOptions options;
+  options.open_documents[root.dir + "/u.txt"] = {"file:///open/u.txt", 7};
+  const WorkspaceEditResult r = workspace_edit(file_changes(c->ws.simulation), options);
+  const nlohmann::json& dc = r.edit["documentChanges"];
+  REQUIRE(dc.size() == 3);
+  // Both edits of u.txt before the move: one edit of the text before them, at the document's
+  // version, under the open document's URI.
+  CHECK(dc[0]["textDocument"] == nlohmann::json({{"uri", "file:///open/u.txt"}, {"version", 7}}));
+  REQUIRE(dc[0]["edits"].size() == 1);
+  CHECK(dc[0]["edits"][0]["range"] == nlohmann::json({{"start", {{"line", 0}, {"character", 0}}},
+                                                      {"end", {{"line", 2}, {"character", 5}}}}));
+  CHECK(dc[0]["edits"][0]["newText"] == "ONE\ntwo\n3");
+  CHECK(dc[1]["kind"] == "rename");
+  CHECK(dc[1]["oldUri"] == "file:///open/u.txt");
+  // After the move, v.txt (not open) is edited on its own, with no version.
+  CHECK(dc[2]["textDocument"]["uri"] == file_uri(root.dir + "/v.txt"));
+  CHECK(dc[2]["textDocument"]["version"].is_null());
+  CHECK(dc[2]["edits"][0]["newText"] == "2");
 }
