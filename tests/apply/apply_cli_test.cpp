@@ -196,6 +196,119 @@ TEST_CASE("apply with --git-commit commits exactly the touched paths", "[apply][
   std::filesystem::remove_all(root);
 }
 
+namespace {
+
+// A fresh repository with one commit, and a directory outside it for markers.
+std::string git_repo() {
+  const std::string root = fresh_root();
+  REQUIRE(git(root, {"init", "-q"}) == 0);
+  git(root, {"config", "user.email", "t@example.com"});
+  git(root, {"config", "user.name", "t"});
+  REQUIRE(git(root, {"add", "-A"}) == 0);
+  REQUIRE(git(root, {"commit", "-q", "-m", "init"}) == 0);
+  return root;
+}
+
+// An executable script that creates `marker` when it runs.
+void put_marker_script(const std::string& path, const std::string& marker) {
+  put_file(path, "#!/bin/sh\ntouch '" + marker + "'\ncat\n");
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all |
+                                         std::filesystem::perms::group_read |
+                                         std::filesystem::perms::others_read);
+}
+
+const std::string kReplaceBeta = "#!nesl [@three-char-SHA-256: g01]\naction = "
+                                 "\"replace_text_in_file\"\npath = \"a.txt\"\nold_text = "
+                                 "\"beta\"\nnew_text = \"BETA\"\n#!end_g01\n";
+
+} // namespace
+
+TEST_CASE("apply --git-commit runs no git hook, with or without --allow-exec",
+          "[apply][cli][git]") {
+  const std::string markers = make_temp_dir();
+  const std::string root = git_repo();
+  const std::string marker = markers + "/hook-ran";
+  std::string t = kReplaceBeta;
+  SECTION("hooks the repository ships in .git/hooks") {
+    for (const char* hook : {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit",
+                             "post-index-change", "reference-transaction", "pre-auto-gc"})
+      put_marker_script(root + "/.git/hooks/" + hook, marker);
+  }
+  SECTION("a block turns an executable into a hook of core.hooksPath") {
+    git(root, {"config", "core.hooksPath", ".githooks"});
+    put_marker_script(root + "/build.sh", markers + "/unused");
+    REQUIRE(git(root, {"add", "build.sh"}) == 0);
+    REQUIRE(git(root, {"commit", "-q", "-m", "script"}) == 0);
+    t += "#!nesl [@three-char-SHA-256: h01]\naction = \"file_write\"\npath = \"build.sh\"\n"
+         "content = \"#!/bin/sh\\ntouch '" +
+         marker +
+         "'\\n\"\n#!end_h01\n"
+         "#!nesl [@three-char-SHA-256: h02]\naction = \"file_move\"\nold_path = \"build.sh\"\n"
+         "new_path = \".githooks/pre-commit\"\n#!end_h02\n";
+  }
+  SECTION("an fsmonitor hook in the repository's config") {
+    put_marker_script(markers + "/fsmonitor.sh", marker);
+    git(root, {"config", "core.fsmonitor", markers + "/fsmonitor.sh"});
+  }
+  for (const bool allow_exec : {false, true}) {
+    INFO("allow-exec " << allow_exec);
+    std::vector<std::string> args{"apply", "--root", root, "--git-commit", "-"};
+    if (allow_exec) args.insert(args.begin() + 3, "--allow-exec");
+    const ProcessResult r = run_blockls(args, t);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("git: committed") != std::string::npos);
+    CHECK(!std::filesystem::exists(marker));
+    std::string out;
+    git(root, {"log", "-1", "--format=%s"}, &out);
+    CHECK(out == (t == kReplaceBeta ? "blockls apply: 1 block\n" : "blockls apply: 3 blocks\n"));
+    // The second round applies the same transcript again: undo the commit (hooks off).
+    git(root, {"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "reset", "-q",
+               "--hard", "HEAD~1"});
+  }
+  std::filesystem::remove_all(root);
+  std::filesystem::remove_all(markers);
+}
+
+TEST_CASE("apply --git-commit runs no filter driver of the repository's own config",
+          "[apply][cli][git]") {
+  const std::string markers = make_temp_dir();
+  const std::string root = git_repo();
+  const std::string marker = markers + "/filter-ran";
+  put_marker_script(markers + "/clean.sh", marker);
+  git(root, {"config", "filter.evil.clean", markers + "/clean.sh"});
+  git(root, {"config", "filter.evil.smudge", markers + "/clean.sh"});
+  put_file(root + "/.gitattributes", "*.x filter=evil\n");
+  REQUIRE(git(root, {"add", ".gitattributes"}) == 0);
+  REQUIRE(git(root, {"-c", "filter.evil.clean=", "commit", "-q", "-m", "attributes"}) == 0);
+  REQUIRE(!std::filesystem::exists(marker));
+  SECTION("a path the filter does not apply to is committed") {
+    const ProcessResult r =
+        run_blockls({"apply", "--root", root, "--git-commit", "-"}, kReplaceBeta);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("git: committed") != std::string::npos);
+    CHECK(!std::filesystem::exists(marker));
+  }
+  SECTION("a path it applies to is applied, not committed") {
+    const ProcessResult r =
+        run_blockls({"apply", "--root", root, "--git-commit", "-"},
+                    "#!nesl [@three-char-SHA-256: f01]\naction = \"file_write\"\npath = \"new.x\"\n"
+                    "content = \"x\\n\"\n#!end_f01\n");
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.find("block f01: applied") != std::string::npos);
+    CHECK(r.err.find("git: git add failed") != std::string::npos);
+    CHECK(r.err.find("evil") != std::string::npos);
+    CHECK(!std::filesystem::exists(marker));
+    std::string out;
+    git(root, {"log", "-1", "--format=%s"}, &out);
+    CHECK(out == "attributes\n");
+  }
+  std::filesystem::remove_all(root);
+  std::filesystem::remove_all(markers);
+}
+
 TEST_CASE("apply --help documents every option", "[apply][cli]") {
   const ProcessResult r = run_blockls({"apply", "--help"});
   CHECK(r.exit_code == 0);
