@@ -9,6 +9,13 @@
 
 namespace blockls::lsp {
 
+std::vector<std::string> effective_deny_globs(const Settings& settings) {
+  std::vector<std::string> globs = apply::ApplyConfig{}.deny_globs;
+  for (const std::string& glob : settings.deny_patterns)
+    if (std::find(globs.begin(), globs.end(), glob) == globs.end()) globs.push_back(glob);
+  return globs;
+}
+
 std::shared_ptr<const AnalysisContext>
 make_context(const Settings& settings, const std::vector<std::string>& workspace_roots) {
   auto context = std::make_shared<AnalysisContext>();
@@ -31,7 +38,7 @@ make_context(const Settings& settings, const std::vector<std::string>& workspace
         continue;
       }
       config.allow_exec = settings.exec_allowed;
-      if (!settings.deny_patterns.empty()) config.deny_globs = settings.deny_patterns;
+      config.deny_globs = effective_deny_globs(settings);
       context->apply_config = std::move(config);
     } else if (!apply::add_allowed_root(&*context->apply_config, root, &error)) {
       context->problems.push_back("allowedRoots: " + error);

@@ -37,6 +37,11 @@ struct AnalysisContext {
   std::shared_ptr<apply::PathMemo> paths = std::make_shared<apply::PathMemo>();
 };
 
+// The deny globs actions are checked against: the apply module's defaults (**/.git/**,
+// **/.ssh/**, **/node_modules/**), then the denyPatterns setting's, each once. The setting adds
+// to the defaults, as `blockls apply --deny` does; it cannot remove them.
+std::vector<std::string> effective_deny_globs(const Settings& settings);
+
 std::shared_ptr<const AnalysisContext>
 make_context(const Settings& settings, const std::vector<std::string>& workspace_roots);
 

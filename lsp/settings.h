@@ -14,7 +14,7 @@ namespace blockls::lsp {
 struct Settings {
   DialectSet dialects = DialectSet::all();
   std::vector<std::string> allowed_roots; // empty: the workspace folders
-  std::vector<std::string> deny_patterns; // empty: the apply module's defaults
+  std::vector<std::string> deny_patterns; // added to the apply module's defaults
   bool exec_allowed = false;
   std::string schema_file; // clada YAML (merged) or catalog JSON (replaces)
   size_t max_document_bytes = 32u * 1024 * 1024;

@@ -13,6 +13,15 @@ json debug_info(Session& s, const json& arg) {
               {"workspaceRoots", s.workspace_roots},
               {"settings", settings_json(s.settings)},
               {"documents", docs}};
+  // What the checks use, not what was sent: the canonical allowed roots (the workspace folders
+  // when the setting is empty; none without a root) and the deny globs with the defaults.
+  json& settings = out["settings"];
+  settings["allowedRoots"] = json::array();
+  settings["denyPatterns"] = effective_deny_globs(s.settings);
+  if (s.context && s.context->apply_config) {
+    settings["allowedRoots"] = s.context->apply_config->allowed_roots;
+    settings["denyPatterns"] = s.context->apply_config->deny_globs;
+  }
   if (arg.is_object() && arg.contains("uri") && arg["uri"].is_string()) {
     const Doc* doc = s.find_doc(arg["uri"].get<std::string>());
     if (!doc) throw LspError(kInvalidParams, "arguments[0].uri: the document is not open");
