@@ -12,9 +12,14 @@ export interface ClientHost {
   restart(): Promise<void>;
 }
 
+/** Whether the user trusts the workspace; not knowing counts as not trusted. */
+function workspaceTrusted(): boolean {
+  return vscode.workspace.isTrusted === true;
+}
+
 export function readUserSettings(): P.UserSettings {
   const c = vscode.workspace.getConfiguration('blockls');
-  return {
+  return P.settingsForTrust({
     serverPath: c.get<string>('serverPath', ''),
     serverArgs: c.get<string[]>('serverArgs', []),
     documentSelector: c.get<P.UserSettings['documentSelector']>('documentSelector', P.DEFAULT_DOCUMENT_SELECTOR),
@@ -25,7 +30,7 @@ export function readUserSettings(): P.UserSettings {
     schemaFile: c.get<string>('schemaFile', ''),
     docsUrl: c.get<string>('docsUrl', ''),
     maxDocumentBytes: c.get<number | null>('maxDocumentBytes', null),
-  };
+  }, workspaceTrusted());
 }
 
 export function firstWorkspaceFolder(): string | undefined {
@@ -276,5 +281,14 @@ export function registerFeatures(context: vscode.ExtensionContext, host: ClientH
       await status.refresh();
     }),
   );
+  // Trust granted: exec follows execAllowed again, and the workspace's values of the restricted
+  // settings count (serverPath and serverArgs are machine settings: no restart).
+  const trustGranted = vscode.workspace.onDidGrantWorkspaceTrust?.(async () => {
+    await host
+      .client()
+      ?.sendNotification('workspace/didChangeConfiguration', P.didChangeConfigurationParams(readUserSettings(), firstWorkspaceFolder()));
+    await status.refresh();
+  });
+  if (trustGranted) context.subscriptions.push(trustGranted);
   return status;
 }

@@ -62,6 +62,30 @@ export interface ServerSettings {
   maxDocumentBytes?: number;
 }
 
+/**
+ * The settings a workspace may not set until the user trusts it (package.json
+ * `capabilities.untrustedWorkspaces.restrictedConfigurations`): VS Code then reads only the
+ * user's values of these. serverPath, serverArgs, execAllowed and allowedRoots have `machine`
+ * scope as well, so a workspace can never set them.
+ */
+export const RESTRICTED_SETTINGS = [
+  'blockls.serverPath',
+  'blockls.serverArgs',
+  'blockls.execAllowed',
+  'blockls.allowedRoots',
+  'blockls.denyPatterns',
+  'blockls.schemaFile',
+  'blockls.docsUrl',
+] as const;
+
+/**
+ * The settings in force for a workspace: in an untrusted one (Restricted Mode) `exec` never
+ * runs, whatever the user's `execAllowed` says.
+ */
+export function settingsForTrust<T extends Partial<UserSettings>>(user: T, trusted: boolean): T {
+  return trusted ? user : { ...user, execAllowed: false };
+}
+
 function expandFolder(value: string, workspaceFolder: string | undefined): string {
   if (!workspaceFolder) return value;
   return value.split('${workspaceFolder}').join(workspaceFolder);
@@ -77,7 +101,9 @@ export function serverSettings(user: Partial<UserSettings>, workspaceFolder?: st
   if (Array.isArray(user.dialects) && user.dialects.length > 0) out.dialects = [...user.dialects];
   if (Array.isArray(user.allowedRoots) && user.allowedRoots.length > 0)
     out.allowedRoots = user.allowedRoots.map((r) => expandFolder(r, workspaceFolder));
-  if (Array.isArray(user.denyPatterns) && user.denyPatterns.length > 0) out.denyPatterns = [...user.denyPatterns];
+  // Always sent, [] too: the patterns add to the server's defaults, so [] means "the defaults
+  // only", and leaving the key out would keep the patterns sent before.
+  if (Array.isArray(user.denyPatterns)) out.denyPatterns = [...user.denyPatterns];
   if (typeof user.execAllowed === 'boolean') out.execAllowed = user.execAllowed;
   if (user.schemaFile) out.schemaFile = expandFolder(user.schemaFile, workspaceFolder);
   if (user.docsUrl) out.docsUrl = user.docsUrl;

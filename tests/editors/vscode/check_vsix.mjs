@@ -98,6 +98,20 @@ for (const key of ['serverPath', 'serverArgs', 'documentSelector', 'dialects', '
 check(/warning/i.test(props['blockls.execAllowed'].markdownDescription) && props['blockls.execAllowed'].default === false,
   'execAllowed: off by default, with a warning');
 check(props['blockls.serverPath'].default === '', 'serverPath defaults to PATH lookup');
+// Workspace trust: a repository's .vscode/settings.json must not choose the server or its
+// arguments, turn exec on, widen the allowed roots, or replace the user's deny patterns, schema
+// or docs URL (docs/editors.md, "Workspace trust").
+const trust = pkg.capabilities?.untrustedWorkspaces;
+check(trust?.supported === 'limited' && typeof trust.description === 'string' && /exec/.test(trust.description),
+  'capabilities.untrustedWorkspaces: limited, with a description that names exec');
+for (const key of ['serverPath', 'serverArgs', 'execAllowed', 'allowedRoots', 'denyPatterns', 'schemaFile', 'docsUrl'])
+  check(trust?.restrictedConfigurations?.includes('blockls.' + key), `blockls.${key} is a restricted configuration`);
+for (const key of ['serverPath', 'serverArgs', 'execAllowed', 'allowedRoots']) {
+  const scope = props['blockls.' + key].scope ?? 'window';
+  check(scope === 'machine' || scope === 'application', `blockls.${key}: no workspace can set it (scope ${scope})`);
+}
+check(Array.isArray(props['blockls.denyPatterns'].default) && props['blockls.denyPatterns'].default.length === 0 &&
+  /added to/.test(props['blockls.denyPatterns'].markdownDescription), 'denyPatterns: empty by default, added to the server defaults');
 const sel = props['blockls.documentSelector'].default;
 check(JSON.stringify(sel) === JSON.stringify([{ language: 'telt' }, { language: 'nesl' },
   { language: 'markdown', pattern: '**/*.transcript.md' }, { language: 'markdown', pattern: '**/*.llm.md' }]),

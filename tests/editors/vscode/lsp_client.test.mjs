@@ -65,6 +65,13 @@ function unitChecks() {
   check(same(P.serverSettings({ allowedRoots: ['${workspaceFolder}/src'], schemaFile: '${workspaceFolder}/s.yaml' }, '/w'),
     { allowedRoots: ['/w/src'], schemaFile: '/w/s.yaml' }), '${workspaceFolder} expanded');
   check(same(P.serverArguments({ serverArgs: ['--log-level', 'debug'] }), ['lsp', '--log-level', 'debug']), 'server arguments');
+  // Restricted Mode: exec is off whatever the setting says; a trusted workspace keeps the setting.
+  check(P.serverSettings(P.settingsForTrust({ execAllowed: true, dialects: ['telt'] }, false)).execAllowed === false,
+    'untrusted workspace: execAllowed sent as false');
+  check(P.serverSettings(P.settingsForTrust({ execAllowed: true }, true)).execAllowed === true, 'trusted workspace: execAllowed kept');
+  const manifest = JSON.parse(fs.readFileSync(path.join(ext, 'package.json'), 'utf8'));
+  check(same([...P.RESTRICTED_SETTINGS].sort(), [...manifest.capabilities.untrustedWorkspaces.restrictedConfigurations].sort()),
+    'RESTRICTED_SETTINGS = package.json restrictedConfigurations');
   check(P.describeExecuteResult({ applied: false, failureReason: 'x' }).ok === false, 'describeExecuteResult: failure');
 }
 
@@ -82,7 +89,7 @@ async function main() {
   const user = {
     serverPath: '', serverArgs: ['--debounce-ms', '0'], documentSelector: P.DEFAULT_DOCUMENT_SELECTOR,
     dialects: ['telt', 'nesl'], allowedRoots: ['${workspaceFolder}'],
-    denyPatterns: ['**/.git/**', '**/.ssh/**', '**/node_modules/**'], execAllowed: false,
+    denyPatterns: [], execAllowed: false,
     schemaFile: '', docsUrl: '', maxDocumentBytes: null,
   };
   proc = cp.spawn(blockls, P.serverArguments(user), { cwd: ws, stdio: ['pipe', 'pipe', 'inherit'] });
