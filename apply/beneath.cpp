@@ -358,6 +358,39 @@ bool Beneath::set_mode(const std::string& path, unsigned mode, std::string* erro
   return true;
 }
 
+bool Beneath::remove_empty_dir(const std::string& path, std::string* error) const {
+  std::string name;
+  const UniqueFd dir = open_parent(path, false, &name, error);
+  if (!dir) return false;
+  if (::unlinkat(dir.get(), name.c_str(), AT_REMOVEDIR) != 0) {
+    *error = errno_text("cannot delete the directory", path, errno);
+    return false;
+  }
+  ::fsync(dir.get());
+  return true;
+}
+
+bool Beneath::list_dir(const std::string& path, std::vector<std::string>* names,
+                       std::string* error) const {
+  std::string name;
+  const UniqueFd parent = open_parent(path, false, &name, error);
+  if (!parent) return false;
+  const int fd = ::openat(parent.get(), name.c_str(), kDirFlags);
+  DIR* h = fd < 0 ? nullptr : ::fdopendir(fd);
+  if (!h) {
+    *error = errno_text("cannot list", path, errno);
+    if (fd >= 0) ::close(fd);
+    return false;
+  }
+  names->clear();
+  while (const dirent* e = ::readdir(h)) {
+    const std::string_view n = e->d_name;
+    if (n != "." && n != "..") names->emplace_back(n);
+  }
+  ::closedir(h);
+  return true;
+}
+
 bool Beneath::remove_tree(const std::string& path, std::string* error) const {
   std::string name;
   const UniqueFd dir = open_parent(path, false, &name, error);

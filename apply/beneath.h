@@ -73,6 +73,10 @@ public:
   bool make_dirs(const std::string& path, std::string* error) const;
   // Removes a directory and everything below it, no link followed.
   bool remove_tree(const std::string& path, std::string* error) const;
+  // Removes an empty directory; fails (ENOTEMPTY) when anything is in it.
+  bool remove_empty_dir(const std::string& path, std::string* error) const;
+  // The names in a directory (not through a link), "." and ".." left out.
+  bool list_dir(const std::string& path, std::vector<std::string>* names, std::string* error) const;
   bool make_dir(const std::string& path, unsigned mode, std::string* error) const;
   bool make_link(const std::string& path, const std::string& target, std::string* error) const;
   bool set_mode(const std::string& path, unsigned mode, std::string* error) const;

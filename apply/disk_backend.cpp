@@ -178,22 +178,39 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
     return run;
   }
   // 3. Journal, perform, commit (or roll back).
-  std::vector<std::string> paths;
+  // What each effect leaves at its paths (what an exec does is not known, nor journaled).
+  std::vector<BlockChange> changes;
   for (const ActionOutcome& o : run.sim.actions)
     for (const FileEffect& e : *o.effects) {
-      if (e.kind == FileEffect::Kind::exec) continue;
-      paths.push_back(e.path);
-      if (!e.new_path.empty()) paths.push_back(e.new_path);
+      switch (e.kind) {
+      case FileEffect::Kind::write:
+        changes.push_back({e.path, EntryKind::file, e.after.str()});
+        break;
+      case FileEffect::Kind::remove:
+      case FileEffect::Kind::remove_dir:
+        changes.push_back({e.path, EntryKind::missing, {}});
+        break;
+      case FileEffect::Kind::move:
+        changes.push_back({e.path, EntryKind::missing, {}});
+        changes.push_back({e.new_path, EntryKind::file,
+                           e.before ? std::string_view(e.before->str()) : std::string_view()});
+        break;
+      case FileEffect::Kind::make_dir:
+        changes.push_back({e.path, EntryKind::directory, {}});
+        break;
+      case FileEffect::Kind::exec:
+        break;
+      }
     }
   Journal journal;
   std::string error;
-  const bool has_effects = !paths.empty();
+  const bool has_effects = !changes.empty();
   const bool has_exec =
       std::any_of(run.sim.actions.begin(), run.sim.actions.end(), [](const ActionOutcome& o) {
         return std::any_of(o.effects->begin(), o.effects->end(),
                            [](const FileEffect& e) { return e.kind == FileEffect::Kind::exec; });
       });
-  if ((has_effects || has_exec) && !journal.begin(state, run.sim.block_id, paths, &error)) {
+  if ((has_effects || has_exec) && !journal.begin(state, run.sim.block_id, changes, &error)) {
     run.code = "IO_ERROR";
     run.error = error;
     mark_failed(&run.sim, run.sim.actions.front().action->seq, run.code, error,
@@ -209,11 +226,14 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
         if (e.kind == FileEffect::Kind::exec) ran_execs.insert(o.action->seq);
         continue;
       }
-      std::string rollback_error;
-      const bool rolled_back = journal.rollback(&rollback_error);
+      std::string rollback_error, kept;
+      const bool rolled_back = journal.rollback(&kept, &rollback_error);
       run.code = exec.code;
       run.error = exec.error;
-      if (!rolled_back) run.error += "; ROLLBACK FAILED: " + rollback_error;
+      if (!rolled_back)
+        run.error += "; ROLLBACK FAILED: " + rollback_error;
+      else if (!kept.empty())
+        run.error += "; left as they are (changed while the block ran, not by its writes): " + kept;
       run.touched.clear();
       run.exec_ran = exec.ran_exec;
       mark_failed(&run.sim, o.action->seq, run.code, run.error,

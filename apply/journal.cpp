@@ -1,14 +1,17 @@
-// Journal format: STATE/roots/<dev>-<ino>/journal-<pid>-<n>.json lists the roots of the run
-// and every path with its original kind (missing, file, dir, link) and mode; file contents
-// are copied to journal-<pid>-<n>/<index> beside it. The .json file is the commit point: it
-// is written (temp + fsync + rename) only after every copy is fsynced, and deleted first when
-// the block is done, so a journal on disk always describes a complete original state.
-// Restoring goes through Beneath, so even a journal cannot make blockls follow a link out of
-// its roots.
+// Journal format: STATE/roots/<hash>/journal-<pid>-<n>.json lists the roots of the run
+// and every path with its original kind (missing, file, dir, link) and mode, and (version 3)
+// what the block may leave there ("left": missing, dir, or a file's size and SHA-256); file
+// contents are copied to journal-<pid>-<n>/<index> beside it. The .json file is the commit
+// point: it is written (temp + fsync + rename) only after every copy is fsynced, and deleted
+// first when the block is done, so a journal on disk always describes a complete original
+// state. Restoring goes through Beneath, so even a journal cannot make blockls follow a link out
+// of its roots, and restores only the paths that hold their original or what the block left:
+// anything else there now is someone else's, and stays.
 #include "apply/journal.h"
 
 #include "apply/beneath.h"
 #include "apply/path_policy.h"
+#include "apply/sha256.h"
 #include "apply/simulate.h"
 
 #include <algorithm>
@@ -21,8 +24,10 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,7 +35,11 @@
 namespace blockls::apply {
 namespace {
 
-constexpr int kJournalVersion = 2;
+// Version 3 adds "left" to every entry. A version-2 journal (an older blockls) is still read:
+// it does not say what the block wrote, so only a path that holds its original counts as
+// restorable and everything else is left alone (see change_since()).
+constexpr int kJournalVersion = 3;
+constexpr int kOldestJournalVersion = 2;
 
 std::string base_of(const std::string& path) {
   return path.substr(path.rfind('/') + 1);
@@ -172,18 +181,44 @@ bool below(const std::string& path, const std::string& root) {
                            path[root.size()] == '/';
 }
 
+// A state the block may leave at a path: nothing, a directory, or a file with this content.
+struct LeftState {
+  EntryKind kind = EntryKind::missing;
+  uint64_t size = 0;
+  std::string sha256;
+  bool operator==(const LeftState&) const = default;
+  static LeftState of(EntryKind kind) {
+    LeftState s;
+    s.kind = kind;
+    return s;
+  }
+};
+
+const char* left_kind_name(EntryKind kind) {
+  return kind == EntryKind::file ? "file" : kind == EntryKind::directory ? "dir" : "missing";
+}
+
 struct Entry {
   std::string path;
   std::string kind; // missing, file, dir, link
   unsigned mode = 0;
   std::string saved; // file: the copy inside the journal's directory
   std::string target;
+  std::vector<LeftState> left; // what the block may leave here (empty in a version-2 journal)
 };
 
 struct ParsedJournal {
+  int version = kJournalVersion;
+  std::string block; // the block's label, for messages
   std::vector<std::string> roots;
   std::vector<Entry> entries;
 };
+
+bool is_sha256_hex(std::string_view s) {
+  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
 
 // Checks a journal's whole shape and every path before anything is restored.
 bool parse_journal(const std::string& text, const std::string& expected_root, ParsedJournal* out,
@@ -195,10 +230,14 @@ bool parse_journal(const std::string& text, const std::string& expected_root, Pa
     *error = fmt::format("not JSON ({})", e.what());
     return false;
   }
-  if (!j.is_object() || j.value("version", nlohmann::json()) != kJournalVersion) {
-    *error = fmt::format("not a version {} journal object", kJournalVersion);
+  const nlohmann::json version = j.is_object() ? j.value("version", nlohmann::json()) : nullptr;
+  if (!version.is_number_integer() || version.get<int64_t>() < kOldestJournalVersion ||
+      version.get<int64_t>() > kJournalVersion) {
+    *error = fmt::format("not a version {} to {} journal object", kOldestJournalVersion,
+                         kJournalVersion);
     return false;
   }
+  out->version = version.get<int>();
   const auto str = [&](const nlohmann::json& o, const char* key, std::string* v) {
     const auto it = o.find(key);
     if (it == o.end() || !it->is_string()) return false;
@@ -206,6 +245,7 @@ bool parse_journal(const std::string& text, const std::string& expected_root, Pa
     return true;
   };
   std::string root;
+  str(j, "block", &out->block);
   if (!str(j, "root", &root) || root != expected_root) {
     *error = fmt::format("it belongs to another root ({})", root.empty() ? "none" : root);
     return false;
@@ -269,31 +309,179 @@ bool parse_journal(const std::string& text, const std::string& expected_root, Pa
       *error = fmt::format("entry {}: unknown kind '{}'", i, x.kind);
       return false;
     }
+    if (out->version >= 3) {
+      const auto left = e.find("left");
+      if (left == e.end() || !left->is_array()) {
+        *error = fmt::format("entry {}: \"left\" must be an array", i);
+        return false;
+      }
+      for (const nlohmann::json& l : *left) {
+        LeftState state;
+        std::string kind;
+        if (!l.is_object() || !str(l, "kind", &kind)) {
+          *error = fmt::format("entry {}: every \"left\" state needs a \"kind\"", i);
+          return false;
+        }
+        if (kind == "file") {
+          state.kind = EntryKind::file;
+          const auto size = l.find("size");
+          if (size == l.end() || !size->is_number_unsigned() || !str(l, "sha256", &state.sha256) ||
+              !is_sha256_hex(state.sha256)) {
+            *error = fmt::format("entry {}: a \"left\" file needs a \"size\" and a \"sha256\"", i);
+            return false;
+          }
+          state.size = size->get<uint64_t>();
+        } else if (kind == "dir") {
+          state.kind = EntryKind::directory;
+        } else if (kind != "missing") {
+          *error = fmt::format("entry {}: unknown \"left\" kind '{}'", i, kind);
+          return false;
+        }
+        x.left.push_back(std::move(state));
+      }
+    }
     out->entries.push_back(std::move(x));
   }
   return true;
 }
 
-// Restores the state a parsed journal describes. Copies are read from `dir` (the journal's
-// own directory) only.
+// A path the journal will not restore, and why.
+struct Kept {
+  std::string path;
+  std::string why;
+};
+
+// Whether `e` now holds its original or a state the block may have left there: then restoring
+// it only undoes the block (or changes nothing). Otherwise the reason it is someone else's.
+// A version-2 journal records no "left": the block's write cannot be told from a later edit,
+// so only the original counts and every other state is kept (never clobber what may be a
+// user's work; the message says how to go on).
+std::optional<std::string> change_since(const Beneath& files, const Entry& e,
+                                        const std::string& dir) {
+  const EntryInfo now = files.stat(e.path);
+  std::string content, why;
+  if (now.kind == EntryKind::file && !files.read_file(e.path, &content, &why))
+    return fmt::format("cannot be read: {}", why);
+  if (e.kind == "missing" && now.kind == EntryKind::missing) return std::nullopt;
+  if (e.kind == "dir" && now.kind == EntryKind::directory) return std::nullopt;
+  if (e.kind == "link" && now.kind == EntryKind::link) {
+    std::string target;
+    if (files.read_link(e.path, &target, &why) && target == e.target) return std::nullopt;
+  }
+  if (e.kind == "file" && now.kind == EntryKind::file) {
+    std::string original;
+    if (!read_private(dir + "/" + e.saved, &original))
+      return fmt::format("its saved original cannot be read: {}", std::strerror(errno));
+    if (content == original) return std::nullopt;
+  }
+  std::string hash;
+  for (const LeftState& s : e.left) {
+    if (s.kind != now.kind) continue;
+    if (s.kind != EntryKind::file) return std::nullopt;
+    if (s.size != content.size()) continue;
+    if (hash.empty()) hash = sha256_hex(content);
+    if (hash == s.sha256) return std::nullopt;
+  }
+  if (e.left.empty())
+    return "differs from its original, and this journal (of an older blockls) does not record "
+           "what the block wrote";
+  const bool block_wrote_file = std::any_of(
+      e.left.begin(), e.left.end(), [](const LeftState& s) { return s.kind == EntryKind::file; });
+  const bool block_removed = std::any_of(e.left.begin(), e.left.end(), [](const LeftState& s) {
+    return s.kind == EntryKind::missing;
+  });
+  if (now.kind == EntryKind::missing) return "deleted since, not by the block";
+  if (now.kind == EntryKind::file && block_wrote_file) return "changed since the block wrote it";
+  if (e.kind == "missing") return "created since, not by the block";
+  if (block_removed) return "created again since the block deleted or moved it";
+  return "changed since, not by the block";
+}
+
+// Every path that restoring would overwrite or delete although the block did not leave it so:
+// changed journaled paths, and anything unjournaled in a directory the block created (removing
+// that directory would take it along).
+std::vector<Kept> find_kept(const Beneath& files, const ParsedJournal& journal,
+                            const std::string& dir) {
+  std::set<std::string> journaled;
+  for (const Entry& e : journal.entries)
+    journaled.insert(e.path);
+  std::vector<Kept> kept;
+  for (const Entry& e : journal.entries) {
+    if (std::optional<std::string> why = change_since(files, e, dir)) {
+      kept.push_back({e.path, std::move(*why)});
+      continue;
+    }
+    if (e.kind == "dir" || files.stat(e.path).kind != EntryKind::directory) continue;
+    std::vector<std::string> names;
+    std::string why;
+    if (!files.list_dir(e.path, &names, &why)) {
+      kept.push_back({e.path, fmt::format("cannot be listed: {}", why)});
+      continue;
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names)
+      if (!journaled.count(e.path + "/" + name))
+        kept.push_back(
+            {e.path + "/" + name, fmt::format("not the block's, in {} which it created", e.path)});
+  }
+  return kept;
+}
+
+// A path kept, inside one, or holding one is not touched: restoring it would need to overwrite
+// or delete the kept path (a directory the block made that now holds a user's file stays).
+bool near_kept(const std::string& path, const std::set<std::string>& kept) {
+  if (kept.empty()) return false;
+  if (kept.count(path)) return true;
+  const auto below_path = kept.lower_bound(path + "/");
+  if (below_path != kept.end() && below(*below_path, path)) return true;
+  for (std::string d = parent_of(path); d.size() > 1 && d != path; d = parent_of(d))
+    if (kept.count(d)) return true;
+  return false;
+}
+
+// Restores the state a parsed journal describes, as far as it is safe: the paths in `kept`
+// (see find_kept) stay as they are. Copies are read from `dir` (the journal's own directory)
+// only. Each step is atomic per path and leaves every path at its original or at a state the
+// block left, so a recovery killed midway finds the same picture and finishes the job.
 bool restore(const Beneath& files, const ParsedJournal& journal, const std::string& dir,
-             const std::string& tag, std::string* error) {
-  // Pass 1, children first: remove what the block created or turned into something else.
-  for (auto it = journal.entries.rbegin(); it != journal.entries.rend(); ++it) {
+             const std::string& tag, std::vector<Kept>* kept, std::string* error) {
+  // The temporary files of this journal (a write of the block or of an earlier recovery that
+  // was interrupted) are blockls's own, whatever else happened.
+  for (const Entry& e : journal.entries) {
     std::string ignored;
-    files.remove_file(parent_of(it->path) + "/" + Beneath::temp_name(base_of(it->path), tag),
-                      &ignored);
+    files.remove_file(parent_of(e.path) + "/" + Beneath::temp_name(base_of(e.path), tag), &ignored);
+  }
+  *kept = find_kept(files, journal, dir);
+  std::set<std::string> kept_paths;
+  for (const Kept& k : *kept)
+    kept_paths.insert(k.path);
+  // Pass 1, children first: remove what the block created or turned into something else. A
+  // directory is removed only once empty (its journaled children went first): if anything
+  // appeared in it since find_kept looked, removing fails and the journal stays.
+  for (auto it = journal.entries.rbegin(); it != journal.entries.rend(); ++it) {
+    if (near_kept(it->path, kept_paths)) continue;
     const EntryKind now = files.stat(it->path).kind;
     if (now == EntryKind::missing) continue;
     const bool is_dir = now == EntryKind::directory;
-    if (it->kind == "missing" || it->kind == "link" || (it->kind == "file" && is_dir)) {
-      if (!files.remove_tree(it->path, error)) return false;
-    } else if (it->kind == "dir" && !is_dir) {
-      if (!files.remove_file(it->path, error)) return false;
+    bool remove = false;
+    if (it->kind == "missing") {
+      remove = true;
+    } else if (it->kind == "link") {
+      std::string target, ignored;
+      remove = now != EntryKind::link || !files.read_link(it->path, &target, &ignored) ||
+               target != it->target;
+    } else if (it->kind == "file") {
+      remove = is_dir;
+    } else { // dir
+      remove = !is_dir;
     }
+    if (remove &&
+        !(is_dir ? files.remove_empty_dir(it->path, error) : files.remove_file(it->path, error)))
+      return false;
   }
   // Pass 2, parents first: restore the originals.
   for (const Entry& e : journal.entries) {
+    if (near_kept(e.path, kept_paths)) continue;
     if (e.kind == "dir") {
       if (!files.make_dir(e.path, e.mode, error)) return false;
     } else if (e.kind == "link") {
@@ -312,6 +500,17 @@ bool restore(const Beneath& files, const ParsedJournal& journal, const std::stri
     }
   }
   return true;
+}
+
+// The kept paths for a message: "PATH (why); ..." (the first 20, then how many more).
+std::string describe_kept(const std::vector<Kept>& kept) {
+  constexpr size_t kShown = 20;
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < kept.size() && i < kShown; ++i)
+    parts.push_back(fmt::format("{} ({})", kept[i].path, kept[i].why));
+  std::string text = fmt::format("{}", fmt::join(parts, "; "));
+  if (kept.size() > kShown) text += fmt::format("; and {} more", kept.size() - kShown);
+  return text;
 }
 
 void remove_journal(const std::string& dir) {
@@ -400,15 +599,31 @@ bool StateDir::recover(std::vector<std::string>* messages, std::string* error) {
     std::string text, why;
     ParsedJournal journal;
     Beneath files;
+    std::vector<Kept> kept;
     if (!is_journal_name(base_of(base)))
       why = "its name is not one blockls writes";
     else if (!read_private(path, &text, 64u << 20))
       why = fmt::format("it cannot be read ({})", std::strerror(errno));
     else if (parse_journal(text, root_, &journal, &why) && files.open(journal.roots, &why) &&
-             restore(files, journal, base, base_of(base), &why)) {
-      remove_journal(base);
-      messages->push_back(fmt::format("rolled back the interrupted block recorded in {}", path));
-      continue;
+             restore(files, journal, base, base_of(base), &kept, &why)) {
+      if (kept.empty()) {
+        remove_journal(base);
+        messages->push_back(fmt::format("rolled back the interrupted block recorded in {}", path));
+        continue;
+      }
+      *error = fmt::format(
+          "the journal {} was kept: {} changed after the interrupted block{} and {} left as {} "
+          "{}: {}. Everything else the block changed was rolled back. To roll {} back too, put "
+          "back what the block left there (or move your own files away) and run `blockls apply "
+          "--recover --root {}`; to keep {} as {} {}, delete the journal (and the directory "
+          "beside it, which holds the originals) to go on",
+          path, kept.size() == 1 ? "1 path" : fmt::format("{} paths", kept.size()),
+          journal.block.empty() ? "" : fmt::format(" ({})", journal.block),
+          kept.size() == 1 ? "was" : "were", kept.size() == 1 ? "it" : "they",
+          kept.size() == 1 ? "is" : "are", describe_kept(kept), kept.size() == 1 ? "it" : "them",
+          root_, kept.size() == 1 ? "it" : "them", kept.size() == 1 ? "it" : "they",
+          kept.size() == 1 ? "is" : "are");
+      return false;
     }
     *error = fmt::format("the journal {} was left alone: {}. Inspect it, then delete it (and "
                          "the directory beside it) to go on",
@@ -450,30 +665,43 @@ std::vector<std::string> planted_journals(const std::string& root) {
   return out;
 }
 
-bool Journal::begin(StateDir& state, const std::string& label, std::vector<std::string> paths,
-                    std::string* error) {
+bool Journal::begin(StateDir& state, const std::string& label,
+                    const std::vector<BlockChange>& changes, std::string* error) {
   state_ = &state;
   name_ = state.next_journal_name();
   dir_ = state.path() + "/" + name_;
   const Beneath& files = state.files();
-  // Missing parents (created by mkdir -p) and the contents of directories are journaled too.
-  std::vector<std::string> all;
+  // Every path with what the block may leave there: its own change; a directory for each
+  // parent that is not one yet (created by mkdir -p); nothing for everything under a
+  // directory it removes (journaled too, to be restored).
+  std::map<std::string, std::vector<LeftState>> left;
+  const auto add = [&](const std::string& path, LeftState s) {
+    std::vector<LeftState>& states = left[path];
+    if (std::find(states.begin(), states.end(), s) == states.end()) states.push_back(std::move(s));
+  };
   DiskSource disk;
-  for (const std::string& p : paths) {
-    all.push_back(p);
-    for (std::string d = parent_of(p);; d = parent_of(d)) {
+  for (const BlockChange& c : changes) {
+    LeftState s;
+    s.kind = c.kind;
+    if (c.kind == EntryKind::file) {
+      s.size = c.content.size();
+      s.sha256 = sha256_hex(c.content);
+    }
+    add(c.path, std::move(s));
+    for (std::string d = parent_of(c.path);; d = parent_of(d)) {
       if (std::none_of(state.roots().begin(), state.roots().end(),
                        [&](const std::string& r) { return below(d, r); }) ||
-          files.stat(d).kind != EntryKind::missing)
+          files.stat(d).kind == EntryKind::directory)
         break;
-      all.push_back(d);
+      add(d, LeftState::of(EntryKind::directory));
     }
-    if (files.stat(p).kind == EntryKind::directory)
-      for (std::string& e : disk.list_tree(p))
-        all.push_back(std::move(e));
+    if (c.kind == EntryKind::missing && files.stat(c.path).kind == EntryKind::directory)
+      for (const std::string& e : disk.list_tree(c.path))
+        add(e, LeftState::of(EntryKind::missing));
   }
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
+  std::vector<std::string> all;
+  for (const auto& [path, states] : left)
+    all.push_back(path);
 
   if (::mkdir(dir_.c_str(), 0700) != 0) {
     *error = errno_text("cannot create the journal", dir_);
@@ -521,6 +749,16 @@ bool Journal::begin(StateDir& state, const std::string& label, std::vector<std::
       return fail(fmt::format(
           "{} is neither a file, a directory nor a link; blockls will not touch it", p));
     }
+    nlohmann::json states = nlohmann::json::array();
+    for (const LeftState& s : left[p]) {
+      nlohmann::json state = {{"kind", left_kind_name(s.kind)}};
+      if (s.kind == EntryKind::file) {
+        state["size"] = s.size;
+        state["sha256"] = s.sha256;
+      }
+      states.push_back(std::move(state));
+    }
+    e["left"] = std::move(states);
     entries.push_back(std::move(e));
   }
   sync_dir(dir_);
@@ -551,7 +789,7 @@ bool Journal::commit(std::string* error) {
   return true;
 }
 
-bool Journal::rollback(std::string* error) {
+bool Journal::rollback(std::string* kept, std::string* error) {
   std::string text;
   ParsedJournal journal;
   if (!read_private(dir_ + ".json", &text)) {
@@ -559,8 +797,12 @@ bool Journal::rollback(std::string* error) {
     return false;
   }
   if (!parse_journal(text, state_->root(), &journal, error)) return false;
-  if (!restore(state_->files(), journal, dir_, name_, error)) return false;
+  std::vector<Kept> left_alone;
+  if (!restore(state_->files(), journal, dir_, name_, &left_alone, error)) return false;
+  // What changed during the block but not by its writes (its own exec, another process) stays
+  // as it is, as an exec's changes do; a later recovery could not restore it either.
   remove_journal(dir_);
+  *kept = describe_kept(left_alone);
   return true;
 }
 

@@ -45,7 +45,11 @@ public:
   const Beneath& files() const { return files_; }
   // Rolls back every journal left by an interrupted run; one message per journal. A journal
   // that is malformed, or names a path outside its roots, is reported in `error` and left
-  // alone (nothing of it is restored), as is every journal after it.
+  // alone (nothing of it is restored), as is every journal after it. A path that changed since
+  // the interrupted block (it holds neither its original nor what the block wrote there, or is
+  // a file the block did not write in a directory it created) is never overwritten or
+  // deleted: everything else is restored, and the journal is kept and reported in `error`
+  // with those paths (false), so the user decides.
   bool recover(std::vector<std::string>* messages, std::string* error);
   std::string next_journal_name();
 
@@ -63,17 +67,31 @@ std::vector<std::string> pending_journals(const std::string& root);
 // Journal-like files inside the root itself (ROOT/.blockls/journal-*): never trusted.
 std::vector<std::string> planted_journals(const std::string& root);
 
+// What a block may leave at a path once its effects ran (some of them, after a crash): a file
+// with this content, a directory, or nothing. The journal records it (a SHA-256 of the content)
+// before anything is written, so that a rollback can tell the block's own writes from changes
+// made since by someone else, and leave those alone.
+struct BlockChange {
+  std::string path;                    // absolute, inside the roots
+  EntryKind kind = EntryKind::missing; // missing, file or directory
+  std::string_view content;            // file: what the block writes there
+};
+
 class Journal {
 public:
-  // Records the current state of `paths` (absolute, inside the roots) and every missing
-  // parent of them; nothing is changed on disk but the journal itself. On failure nothing of
-  // the journal is left behind.
-  bool begin(StateDir& state, const std::string& label, std::vector<std::string> paths,
+  // Records the current state of every path of `changes` and of every parent that is not a
+  // directory yet (the block's mkdir -p makes them), with what the block may leave there;
+  // nothing is changed on disk but the journal itself. On failure nothing of the journal is
+  // left behind.
+  bool begin(StateDir& state, const std::string& label, const std::vector<BlockChange>& changes,
              std::string* error);
   // The block is done: the journal is deleted.
   bool commit(std::string* error);
-  // Restores every recorded path, then deletes the journal.
-  bool rollback(std::string* error);
+  // Restores every recorded path that still holds its original or what the block left there,
+  // then deletes the journal. A path changed meanwhile, not by the block's writes (by an exec
+  // of the block, another process), is left as it is and described in `kept` (empty when
+  // none): as an exec's own changes, it is not undone.
+  bool rollback(std::string* kept, std::string* error);
   // The tag the atomic writes of this journal use for temporary files (cleaned up on rollback).
   const std::string& temp_tag() const { return name_; }
 

@@ -308,7 +308,7 @@ void apply_on_disk(Session& s, const json& id, const json& token,
   if (!apply::prepare_state(state, *a.context->apply_config, &recovered, &error)) {
     s.progress(token, {"end", std::nullopt, std::nullopt, "failed"});
     return s.reply_error(id, kRequestFailed,
-                         "Cannot prepare the workspace: " + error + "; nothing was changed.");
+                         "Cannot prepare the workspace: " + error + "; no block was run.");
   }
   for (const std::string& m : recovered)
     s.log(LogLevel::info, m);

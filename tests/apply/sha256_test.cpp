@@ -1,0 +1,16 @@
+// SHA-256 against the FIPS 180-4 examples (one block, two blocks of padding, a million bytes).
+#include "apply/sha256.h"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+using blockls::apply::sha256_hex;
+
+TEST_CASE("sha256 of the standard examples", "[apply][journal]") {
+  CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  CHECK(sha256_hex(std::string(1000000, 'a')) ==
+        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
