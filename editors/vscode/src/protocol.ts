@@ -93,19 +93,23 @@ function expandFolder(value: string, workspaceFolder: string | undefined): strin
 
 /**
  * User settings -> server settings. Unset or empty values are left out so the server keeps its
- * own defaults (an empty `docsUrl` would otherwise replace the server's docs URL by "").
- * `${workspaceFolder}` in paths is replaced by the first workspace folder's path.
+ * own defaults (an empty `docsUrl` would otherwise replace the server's docs URL by ""), except
+ * where empty is itself the default the server must go back to: `allowedRoots` [] (the workspace
+ * folders) and `schemaFile` "" (the built-in catalog). Leaving those out when the user cleared
+ * them kept the roots and schema sent before until the server restarted: a root the user took
+ * away stayed allowed. `${workspaceFolder}` in paths is replaced by the first workspace folder's
+ * path.
  */
 export function serverSettings(user: Partial<UserSettings>, workspaceFolder?: string): ServerSettings {
   const out: ServerSettings = {};
   if (Array.isArray(user.dialects) && user.dialects.length > 0) out.dialects = [...user.dialects];
-  if (Array.isArray(user.allowedRoots) && user.allowedRoots.length > 0)
+  if (Array.isArray(user.allowedRoots))
     out.allowedRoots = user.allowedRoots.map((r) => expandFolder(r, workspaceFolder));
   // Always sent, [] too: the patterns add to the server's defaults, so [] means "the defaults
   // only", and leaving the key out would keep the patterns sent before.
   if (Array.isArray(user.denyPatterns)) out.denyPatterns = [...user.denyPatterns];
   if (typeof user.execAllowed === 'boolean') out.execAllowed = user.execAllowed;
-  if (user.schemaFile) out.schemaFile = expandFolder(user.schemaFile, workspaceFolder);
+  if (typeof user.schemaFile === 'string') out.schemaFile = expandFolder(user.schemaFile, workspaceFolder);
   if (user.docsUrl) out.docsUrl = user.docsUrl;
   if (typeof user.maxDocumentBytes === 'number' && user.maxDocumentBytes >= 0)
     out.maxDocumentBytes = Math.floor(user.maxDocumentBytes);

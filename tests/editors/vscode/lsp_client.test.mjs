@@ -60,8 +60,11 @@ function unitChecks() {
     'serverPath wins over the bundled server');
   check('error' in P.resolveServerPath('', { PATH: '/usr/bin' }, isExe, 'linux', '/ext/bin/missing'),
     'error when the bundled server is not executable either');
-  check(same(P.serverSettings({ dialects: ['telt'], schemaFile: '', docsUrl: '', maxDocumentBytes: null, allowedRoots: [] }),
+  check(same(P.serverSettings({ dialects: ['telt'], docsUrl: '', maxDocumentBytes: null }),
     { dialects: ['telt'] }), 'empty settings are left to the server defaults');
+  // Cleared roots and schema are sent as cleared: left out, the server kept the ones sent before.
+  check(same(P.serverSettings({ dialects: ['telt'], schemaFile: '', allowedRoots: [] }),
+    { dialects: ['telt'], allowedRoots: [], schemaFile: '' }), 'cleared roots and schema are sent');
   check(same(P.serverSettings({ allowedRoots: ['${workspaceFolder}/src'], schemaFile: '${workspaceFolder}/s.yaml' }, '/w'),
     { allowedRoots: ['/w/src'], schemaFile: '/w/s.yaml' }), '${workspaceFolder} expanded');
   check(same(P.serverArguments({ serverArgs: ['--log-level', 'debug'] }), ['lsp', '--log-level', 'debug']), 'server arguments');
