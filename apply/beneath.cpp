@@ -372,10 +372,15 @@ bool Beneath::remove_empty_dir(const std::string& path, std::string* error) cons
 
 bool Beneath::list_dir(const std::string& path, std::vector<std::string>* names,
                        std::string* error) const {
-  std::string name;
-  const UniqueFd parent = open_parent(path, false, &name, error);
-  if (!parent) return false;
-  const int fd = ::openat(parent.get(), name.c_str(), kDirFlags);
+  int fd = -1;
+  for (const Root& r : roots_)
+    if (r.path == path) fd = ::openat(r.fd->get(), ".", kDirFlags); // a root itself
+  if (fd < 0) {
+    std::string name;
+    const UniqueFd parent = open_parent(path, false, &name, error);
+    if (!parent) return false;
+    fd = ::openat(parent.get(), name.c_str(), kDirFlags);
+  }
   DIR* h = fd < 0 ? nullptr : ::fdopendir(fd);
   if (!h) {
     *error = errno_text("cannot list", path, errno);

@@ -75,7 +75,7 @@ public:
   bool remove_tree(const std::string& path, std::string* error) const;
   // Removes an empty directory; fails (ENOTEMPTY) when anything is in it.
   bool remove_empty_dir(const std::string& path, std::string* error) const;
-  // The names in a directory (not through a link), "." and ".." left out.
+  // The names in a directory (not through a link; a root too), "." and ".." left out.
   bool list_dir(const std::string& path, std::vector<std::string>* names, std::string* error) const;
   bool make_dir(const std::string& path, unsigned mode, std::string* error) const;
   bool make_link(const std::string& path, const std::string& target, std::string* error) const;

@@ -3,6 +3,7 @@
 // an exec earlier in the block, makes the block fail and roll back instead of clobbering it.
 #include "apply/disk_backend.h"
 
+#include "apply/beneath_source.h"
 #include "apply/exec_runner.h"
 
 #include <cerrno>
@@ -30,7 +31,7 @@ public:
   // Performs one effect; false with `code`/`error` set when it cannot. Every write goes
   // through `files_`, walked from the root's descriptor (no link on the way is followed).
   bool perform(const FileEffect& e, ActionOutcome* outcome, std::vector<std::string>* touched) {
-    DiskSource disk;
+    const BeneathSource disk(files_); // read as written: from the root's descriptor
     switch (e.kind) {
     case FileEffect::Kind::write: {
       if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
@@ -151,7 +152,10 @@ void mark_failed(BlockSimulation* sim, size_t seq, const std::string& code,
 BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& checked,
                            StateDir& state, std::vector<Diagnostic>* diagnostics) {
   BlockRun run;
-  DiskSource disk;
+  // The files as the writes will find them: read from the roots' descriptors, never through a
+  // link (a directory swapped for one by another process reads as changed, not as the file it
+  // points to outside the root).
+  const BeneathSource disk(state.files());
   run.sim = simulate_block(input, checked.block, disk, diagnostics, nullptr);
 
   // 1. Every file the check read must be unchanged.

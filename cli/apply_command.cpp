@@ -4,6 +4,7 @@
 // or I/O error.
 #include "cli/apply_command.h"
 
+#include "apply/beneath_source.h"
 #include "apply/disk_backend.h"
 #include "apply/git_commit.h"
 #include "apply/path_policy.h"
@@ -412,7 +413,14 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
   }
 
   const ActionCatalog& catalog = request.catalog ? *request.catalog : ActionCatalog::builtin();
-  DiskSource disk;
+  // The files under the roots, read from their descriptors (a directory swapped for a link by
+  // another process never reads as a file outside; what the blocks run on is read so again).
+  Beneath roots;
+  if (std::string error; !open_roots(config, &roots, &error)) {
+    err << "blockls apply: " << printable(error) << '\n';
+    return kExitUsage;
+  }
+  const BeneathSource disk(roots);
   Overlay dry_state(disk); // --dry-run: later files see what earlier ones would do
   std::vector<FileReport> reports;
   std::vector<std::string> touched;

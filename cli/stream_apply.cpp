@@ -61,6 +61,10 @@ StreamApplier::StreamApplier(const ApplyRequest& request, const ActionCatalog* c
 
 bool StreamApplier::start(std::ostream& err) {
   if (!make_apply_config(request_, &config_, err, "stream")) return false;
+  if (std::string error; !open_roots(config_, &roots_, &error)) {
+    err << "blockls stream: " << printable(error) << '\n';
+    return false;
+  }
   for (const std::string& planted : planted_journals(config_.root))
     err << "blockls stream: note: " << printable(planted)
         << " is inside the workspace; blockls never trusts a journal found there and ignored "

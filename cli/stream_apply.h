@@ -4,6 +4,7 @@
 // (docs/stream.md).
 #pragma once
 
+#include "apply/beneath_source.h"
 #include "apply/config.h"
 #include "apply/journal.h"
 #include "apply/simulate.h"
@@ -38,7 +39,10 @@ private:
   const ActionCatalog* catalog_;
   apply::ApplyConfig config_;
   apply::StateDir state_;
-  apply::DiskSource disk_;
+  // The files under the roots, read from their descriptors (a directory swapped for a link by
+  // another process never reads as a file outside): what --dry-run's blocks see.
+  apply::Beneath roots_;
+  apply::BeneathSource disk_{roots_};
   apply::Overlay dry_state_{disk_}; // --dry-run: what the earlier blocks would have done
   size_t planned_actions_ = 0;      // the actions of the blocks so far (the next one's seq follows)
   // Blocks applied or skipped so far: `block` indexes only the part the stream checked last.
