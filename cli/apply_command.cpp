@@ -404,7 +404,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
     for (const std::string& journal : pending_journals(config.root))
       err << "blockls apply: note: " << journal
           << " is the journal of an interrupted run; the next apply (or --recover) rolls it "
-             "back\n";
+             "back, keeping (and reporting) any file changed since the block wrote it\n";
   }
   if (request.files.empty()) {
     out << fmt::format("recovery done: {} interrupted block{} rolled back\n", recovered.size(),

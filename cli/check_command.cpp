@@ -90,8 +90,8 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     for (const std::string& journal : apply::pending_journals(workspace.root))
       err << "blockls check: note: " << printable(journal)
           << " is the journal of an interrupted apply in this root; `blockls apply --recover "
-             "--root DIR` rolls it back (the files may not be as the transcript expects until "
-             "then)\n";
+             "--root DIR` rolls it back, keeping (and reporting) any file changed since the "
+             "block wrote it (the files may not be as the transcript expects until then)\n";
     for (const std::string& planted : apply::planted_journals(workspace.root))
       err << "blockls check: note: " << printable(planted)
           << " is inside the workspace; blockls never trusts a journal found there and ignores "

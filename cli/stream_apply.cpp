@@ -73,7 +73,7 @@ bool StreamApplier::start(std::ostream& err) {
     for (const std::string& journal : pending_journals(config_.root))
       err << "blockls stream: note: " << journal
           << " is the journal of an interrupted run; the next apply (or --recover) rolls it "
-             "back\n";
+             "back, keeping (and reporting) any file changed since the block wrote it\n";
     return true;
   }
   std::vector<std::string> recovered;
