@@ -53,6 +53,18 @@ struct Git {
   }
 };
 
+// The fields of git's `-z` output: the pieces between NUL bytes (none after a final one).
+std::vector<std::string> nul_fields(const std::string& out) {
+  std::vector<std::string> fields;
+  for (size_t pos = 0; pos < out.size();) {
+    const size_t nul = out.find('\0', pos);
+    fields.push_back(out.substr(pos, nul - pos));
+    if (nul == std::string::npos) break;
+    pos = nul + 1;
+  }
+  return fields;
+}
+
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
     s.pop_back();
@@ -75,13 +87,7 @@ bool neutralized_filters(const Git& git, std::vector<std::string>* overrides,
     return false;
   }
   // -z: scope NUL key [LF value] NUL, for each entry.
-  std::vector<std::string> fields;
-  for (size_t pos = 0; pos < listed.out.size();) {
-    const size_t nul = listed.out.find('\0', pos);
-    fields.push_back(listed.out.substr(pos, nul - pos));
-    if (nul == std::string::npos) break;
-    pos = nul + 1;
-  }
+  const std::vector<std::string> fields = nul_fields(listed.out);
   for (size_t i = 0; i + 1 < fields.size(); i += 2) {
     const std::string& scope = fields[i];
     if (scope == "global" || scope == "system" || scope == "command") continue;
@@ -138,14 +144,7 @@ GitCommitResult git_commit_paths(const std::string& root, const std::vector<std:
   std::vector<std::string> ls{"ls-files", "-z", "--"};
   for (const std::string& p : relative)
     ls.push_back(":(literal)" + p);
-  const ProcessOutput tracked = git(ls);
-  std::set<std::string> known;
-  for (size_t pos = 0; pos < tracked.out.size();) {
-    const size_t nul = tracked.out.find('\0', pos);
-    known.insert(tracked.out.substr(pos, nul - pos));
-    if (nul == std::string::npos) break;
-    pos = nul + 1;
-  }
+  const std::vector<std::string> known = nul_fields(git(ls).out);
   for (const std::string& p : relative) {
     struct stat st {};
     const bool exists = ::lstat((root + "/" + p).c_str(), &st) == 0;

@@ -18,6 +18,11 @@
 namespace blockls::lsp {
 namespace {
 
+// A path as messages show it: relative to the root when it is below it.
+std::string shown_path(const apply::ApplyConfig& config, const std::string& path) {
+  return path.starts_with(config.root + "/") ? path.substr(config.root.size() + 1) : path;
+}
+
 // A document open in the server, as the file it is: what an edit of that file applies to in
 // the editor (the client's buffer, of which the server has the text and version).
 struct OpenFile {
@@ -34,8 +39,7 @@ OpenFiles open_files(const Session& s, const apply::ApplyConfig& config) {
     std::string path = path_from_uri(uri);
     if (path.empty() || path.front() != '/') continue;
     if (char resolved[PATH_MAX]; ::realpath(path.c_str(), resolved)) path = resolved;
-    std::string shown =
-        path.starts_with(config.root + "/") ? path.substr(config.root.size() + 1) : path;
+    std::string shown = shown_path(config, path);
     out.emplace(std::move(path), OpenFile{&doc, std::move(shown)});
   }
   return out;
@@ -81,10 +85,6 @@ std::string join(const std::vector<std::string>& items, const char* separator = 
 // The path an observation key names ("tree:DIR" -> DIR).
 std::string observed_path(const std::string& key) {
   return key.starts_with("tree:") ? key.substr(5) : key;
-}
-
-std::string shown_path(const apply::ApplyConfig& config, const std::string& path) {
-  return path.starts_with(config.root + "/") ? path.substr(config.root.size() + 1) : path;
 }
 
 // The blocks of `sims` simulated again, in order, over the files as the edit will find them

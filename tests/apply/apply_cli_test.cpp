@@ -160,13 +160,23 @@ TEST_CASE("exec runs only with --allow-exec, in the root, with a timeout", "[app
   std::filesystem::remove_all(root);
 }
 
-TEST_CASE("apply with --git-commit commits exactly the touched paths", "[apply][cli][git]") {
+namespace {
+
+// A fresh root (fresh_root()) as a repository with one commit.
+std::string git_repo() {
   const std::string root = fresh_root();
   REQUIRE(git(root, {"init", "-q"}) == 0);
   git(root, {"config", "user.email", "t@example.com"});
   git(root, {"config", "user.name", "t"});
   REQUIRE(git(root, {"add", "-A"}) == 0);
   REQUIRE(git(root, {"commit", "-q", "-m", "init"}) == 0);
+  return root;
+}
+
+} // namespace
+
+TEST_CASE("apply with --git-commit commits exactly the touched paths", "[apply][cli][git]") {
+  const std::string root = git_repo();
   // An unrelated staged change and an unrelated unstaged change must stay out of the commit.
   put_file(root + "/staged.txt", "mine\n");
   git(root, {"add", "staged.txt"});
@@ -197,17 +207,6 @@ TEST_CASE("apply with --git-commit commits exactly the touched paths", "[apply][
 }
 
 namespace {
-
-// A fresh repository with one commit, and a directory outside it for markers.
-std::string git_repo() {
-  const std::string root = fresh_root();
-  REQUIRE(git(root, {"init", "-q"}) == 0);
-  git(root, {"config", "user.email", "t@example.com"});
-  git(root, {"config", "user.name", "t"});
-  REQUIRE(git(root, {"add", "-A"}) == 0);
-  REQUIRE(git(root, {"commit", "-q", "-m", "init"}) == 0);
-  return root;
-}
 
 // An executable script that creates `marker` when it runs.
 void put_marker_script(const std::string& path, const std::string& marker) {

@@ -59,17 +59,6 @@ void reset(const std::string& root) {
     put_file(root + "/" + name(i), old_content(i));
 }
 
-pid_t spawn(const std::vector<std::string>& args) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_RDWR);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    exec_or_exit(BLOCKLS_BINARY, args);
-  }
-  return pid;
-}
-
 enum class State { all_old, all_new, mixed };
 
 State check_files(const std::string& root) {
@@ -116,7 +105,7 @@ TEST_CASE("SIGKILL during apply: files are old or new, and recovery makes the bl
   size_t full_events = 0;
   {
     ProgressWatch watch(root);
-    const pid_t pid = spawn({"apply", "--root", root, doc});
+    const pid_t pid = spawn_blockls({"apply", "--root", root, doc});
     full_events = watch.wait_for(SIZE_MAX, pid);
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -133,7 +122,7 @@ TEST_CASE("SIGKILL during apply: files are old or new, and recovery makes the bl
   for (int run = 0; run < kRuns; ++run) {
     reset(root);
     ProgressWatch watch(root);
-    const pid_t pid = spawn({"apply", "--root", root, doc});
+    const pid_t pid = spawn_blockls({"apply", "--root", root, doc});
     // Stratified: run r kills at a random event within the r-th slice of [0, 1.1 x events],
     // so the kills cover the start, every stage of the block and a completed run.
     const size_t span = full_events * 11 / 10 + 1;
@@ -174,7 +163,7 @@ TEST_CASE("SIGKILL during apply: files are old or new, and recovery makes the bl
   // The next apply (not only --recover) rolls back too, then applies the block again.
   reset(root);
   ProgressWatch watch(root);
-  const pid_t pid = spawn({"apply", "--root", root, doc});
+  const pid_t pid = spawn_blockls({"apply", "--root", root, doc});
   watch.wait_for(full_events / 2, pid);
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);

@@ -73,17 +73,6 @@ bool has_temp_files(const std::string& root) {
   return false;
 }
 
-pid_t spawn(const std::vector<std::string>& args) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_RDWR);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    exec_or_exit(BLOCKLS_BINARY, args);
-  }
-  return pid;
-}
-
 } // namespace
 
 TEST_CASE("recovery after a crash restores the block's paths exactly", "[apply][journal]") {
@@ -189,7 +178,7 @@ TEST_CASE("a recovery killed midway is finished by the next one", "[apply][journ
   size_t full_events = 0;
   {
     ProgressWatch watch(box.root);
-    const pid_t pid = spawn({"apply", "--recover", "--root", box.root});
+    const pid_t pid = spawn_blockls({"apply", "--recover", "--root", box.root});
     full_events = watch.wait_for(SIZE_MAX, pid);
     ::waitpid(pid, nullptr, 0);
   }
@@ -206,7 +195,7 @@ TEST_CASE("a recovery killed midway is finished by the next one", "[apply][journ
     crash(box);
     if (with_user_file) put_file(box.root + "/newdir/important.txt", "mine\n");
     ProgressWatch watch(box.root);
-    const pid_t pid = spawn({"apply", "--recover", "--root", box.root});
+    const pid_t pid = spawn_blockls({"apply", "--recover", "--root", box.root});
     watch.wait_for(k, pid);
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);

@@ -393,18 +393,7 @@ bool applied_in_order(const std::vector<int>& blocks, bool allow_mixed) {
 
 // `blockls stream --apply --root ROOT` reading `transcript` from a file (all of it at once).
 pid_t spawn_stream(const std::string& root, const std::string& transcript) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int in = ::open(transcript.c_str(), O_RDONLY);
-    const int null = ::open("/dev/null", O_RDWR);
-    ::dup2(in, 0);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    ::execl(BLOCKLS_BINARY, BLOCKLS_BINARY, "stream", "--apply", "--root", root.c_str(),
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  return pid;
+  return spawn_blockls({"stream", "--apply", "--root", root}, transcript);
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <poll.h>
 #include <stdexcept>
@@ -87,6 +88,19 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   waitpid(pid, &status, 0);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+pid_t spawn_blockls(const std::vector<std::string>& args, const std::string& stdin_path) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int in = open(stdin_path.empty() ? "/dev/null" : stdin_path.c_str(), O_RDONLY);
+    const int null = open("/dev/null", O_RDWR);
+    dup2(in, 0);
+    dup2(null, 1);
+    dup2(null, 2);
+    exec_or_exit(BLOCKLS_BINARY, args);
+  }
+  return pid;
 }
 
 ProcessResult run_blockls(const std::vector<std::string>& args, const std::string& stdin_text) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace blockls::test {
@@ -19,6 +20,11 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
 // In a forked child: becomes `program` run with `args` (its argv[0] is `program`), or exits
 // with 127 when that fails. Never returns.
 [[noreturn]] void exec_or_exit(const std::string& program, const std::vector<std::string>& args);
+
+// Starts the blockls of this build with `args`, its output and errors to /dev/null and its
+// input from the file `stdin_path` (empty: /dev/null); returns its pid without waiting (the
+// crash tests kill it and reap it themselves).
+pid_t spawn_blockls(const std::vector<std::string>& args, const std::string& stdin_path = "");
 
 // run_process on the blockls binary of this build.
 ProcessResult run_blockls(const std::vector<std::string>& args, const std::string& stdin_text = "");
