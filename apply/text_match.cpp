@@ -170,8 +170,10 @@ std::vector<uint32_t> line_numbers(std::string_view content, const std::vector<s
   return out;
 }
 
-std::optional<ClosestRegion> closest_region(std::string_view content, std::string_view needle) {
-  if (needle.empty() || content.empty()) return std::nullopt;
+std::optional<ClosestRegion> closest_region(std::string_view content, std::string_view needle,
+                                            const ClosestRegionLimits& limits) {
+  if (needle.empty() || content.empty() || content.size() > limits.max_content_bytes)
+    return std::nullopt;
   const std::vector<TextLine> file = split_text_lines(content);
   std::string_view body = needle;
   const bool trailing_newline = body.ends_with('\n');
@@ -214,20 +216,31 @@ std::optional<ClosestRegion> closest_region(std::string_view content, std::strin
     if (hits.size() > 1) return std::nullopt; // ambiguous even when loosened: no single answer
   }
 
-  // Fuzzy: mean bigram similarity of the window's lines (indentation ignored).
+  // Fuzzy: mean bigram similarity of the window's lines (indentation ignored). Each window
+  // compares k pairs of lines: past the budget, no hint.
+  const size_t windows = file.size() - k + 1;
+  if (windows > limits.max_fuzzy_pairs / k) return std::nullopt;
+  // A line past the length limit gets no bigrams (dice() then only tells equal lines): its
+  // sorted bigrams would take 8 bytes and a sort step per character.
+  const auto grams_of = [&](std::string_view line) {
+    line = strip(line);
+    return line.size() > limits.max_fuzzy_line_bytes ? std::vector<uint64_t>{} : bigrams(line);
+  };
   std::vector<std::vector<uint64_t>> want_grams;
   for (std::string_view w : want)
-    want_grams.push_back(bigrams(strip(w)));
-  std::vector<std::vector<uint64_t>> file_grams;
-  file_grams.reserve(file.size());
-  for (size_t i = 0; i < file.size(); ++i)
-    file_grams.push_back(bigrams(strip(file_line(i))));
+    want_grams.push_back(grams_of(w));
+  // The bigrams of the window's k file lines, line i at slot i % k: a window slides by one
+  // line, so each file line's bigrams are made once and memory stays the window's.
+  std::vector<std::vector<uint64_t>> file_grams(k);
+  for (size_t i = 0; i + 1 < k; ++i)
+    file_grams[i] = grams_of(file_line(i));
   double best = 0, second = 0;
   size_t best_at = 0;
   for (size_t i = 0; i + k <= file.size(); ++i) {
+    file_grams[(i + k - 1) % k] = grams_of(file_line(i + k - 1));
     double sum = 0;
     for (size_t j = 0; j < k; ++j)
-      sum += dice(file_grams[i + j], want_grams[j], strip(file_line(i + j)), strip(want[j]));
+      sum += dice(file_grams[(i + j) % k], want_grams[j], strip(file_line(i + j)), strip(want[j]));
     const double score = sum / static_cast<double>(k);
     if (score > best) {
       second = best;

@@ -52,9 +52,20 @@ struct ClosestRegion {
   std::string how; // "line endings", "trailing whitespace", "indentation", "fuzzy, 83% similar"
 };
 
+// What the closest-region search may cost. It only makes a hint, so on inputs past these it
+// gives none rather than time and memory out of proportion (a 1 GiB file of one line once took
+// 98 s and 14 GB): the defaults keep it to a fraction of a second on any file.
+struct ClosestRegionLimits {
+  size_t max_content_bytes = size_t{32} << 20; // larger files: no search
+  size_t max_fuzzy_line_bytes = 4096;          // longer lines: similar only when equal
+  size_t max_fuzzy_pairs = size_t{8} << 20;    // (file line, old-text line) pairs compared
+};
+
 // The region of `content` that `needle` most likely meant: whole lines equal up to line
 // endings, then up to trailing whitespace, then up to indentation, then the most similar
-// window of lines (at least 60% similar). nullopt when nothing qualifies or two regions tie.
-std::optional<ClosestRegion> closest_region(std::string_view content, std::string_view needle);
+// window of lines (at least 60% similar). nullopt when nothing qualifies, two regions tie, or
+// the search would pass `limits`.
+std::optional<ClosestRegion> closest_region(std::string_view content, std::string_view needle,
+                                            const ClosestRegionLimits& limits = {});
 
 } // namespace blockls::apply

@@ -90,6 +90,35 @@ TEST_CASE("matching rules: line endings and the closest region", "[apply][match]
   CHECK(!closest_region(file, "completely unrelated text here"));
 }
 
+TEST_CASE("closest_region gives no hint past its limits", "[apply][match]") {
+  // The hint's search is bounded: a 1 GiB file of one line once took 98 s and 14 GB.
+  const std::string file = "alpha\ndef g():\n    pass\nomega\n";
+  const std::string_view needle = "def g():\n    passs";
+  REQUIRE(closest_region(file, needle)); // within the default limits: fuzzy
+  ClosestRegionLimits small;
+  small.max_content_bytes = file.size() - 1;
+  CHECK(!closest_region(file, needle, small));
+  CHECK(!closest_region(file, "def g():\n    pass", small)); // not even the exact tiers
+  // 4 windows of 2 lines (the file's last line is the empty one after its last break): 8
+  // pairs. One fewer, and the fuzzy tier does not run...
+  small = {};
+  small.max_fuzzy_pairs = 7;
+  CHECK(!closest_region(file, needle, small));
+  // ...while the tiers before it still do.
+  const auto indented = closest_region(file, "def g():\npass", small);
+  REQUIRE(indented);
+  CHECK(indented->how == "indentation");
+  small.max_fuzzy_pairs = 8;
+  CHECK(closest_region(file, needle, small));
+  // A line longer than the limit is similar only when equal: "passs" (5 bytes) then counts
+  // as unlike "pass", and the window is 50% similar.
+  small = {};
+  small.max_fuzzy_line_bytes = 4;
+  CHECK(!closest_region(file, needle, small));
+  small.max_fuzzy_line_bytes = 5;
+  CHECK(closest_region(file, needle, small));
+}
+
 TEST_CASE("closest_region weighs a changed non-ASCII letter as a changed ASCII one",
           "[apply][match]") {
   // Similarity counts character bigrams: the two bytes of 'ö' are one character, so the
