@@ -254,7 +254,16 @@ bool Beneath::write_file(const std::string& path, std::string_view text, unsigne
   UniqueFd fd(::openat(dir.get(), temp.c_str(),
                        O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600));
   if (!fd) {
-    *error = errno_text("cannot create a temporary file", shown, errno);
+    const int err = errno;
+    // Most often a directory the user made read-only: say so, naming the file to write and
+    // its directory rather than the temporary name alone.
+    if (err == EACCES || err == EPERM || err == EROFS)
+      *error = fmt::format("cannot write {}: its directory {} does not let blockls create a file "
+                           "in it ({}: {})",
+                           path, path.substr(0, path.size() - name.size() - 1), temp,
+                           std::strerror(err));
+    else
+      *error = errno_text("cannot create a temporary file", shown, err);
     return false;
   }
   const auto fail = [&](const char* what) {

@@ -34,7 +34,9 @@ public:
     const BeneathSource disk(files_); // read as written: from the root's descriptor
     switch (e.kind) {
     case FileEffect::Kind::write: {
-      if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
+      const FileState now = disk.read(e.path);
+      if (!is_file_with(now, e.before)) return changed(e.path);
+      if (is_read_only(now)) return read_only(e.path, now);
       if (!files_.make_dirs(parent_of(e.path), &error)) return io();
       if (!files_.write_file(e.path, e.after.str(), e.mode, journal_.temp_tag(), &error))
         return io();
@@ -42,16 +44,21 @@ public:
       return true;
     }
     case FileEffect::Kind::remove: {
-      if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
+      const FileState now = disk.read(e.path);
+      if (!is_file_with(now, e.before)) return changed(e.path);
+      if (is_read_only(now)) return read_only(e.path, now);
       if (!files_.remove_file(e.path, &error)) return io();
       touched->push_back(e.path);
       return true;
     }
     case FileEffect::Kind::move: {
-      if (!is_file_with(disk.read(e.path), e.before)) return changed(e.path);
+      const FileState now = disk.read(e.path);
+      if (!is_file_with(now, e.before)) return changed(e.path);
+      if (is_read_only(now)) return read_only(e.path, now);
       const FileState dest = disk.read(e.new_path);
       if (!(dest.kind == Kind::missing || (e.dest_before && is_file_with(dest, e.dest_before))))
         return changed(e.new_path);
+      if (is_read_only(dest)) return read_only(e.new_path, dest);
       if (!files_.rename(e.path, e.new_path, &error)) return io();
       touched->push_back(e.path);
       touched->push_back(e.new_path);
@@ -107,6 +114,14 @@ private:
   bool changed(const std::string& path) {
     code = "FILE_CHANGED";
     error = fmt::format("{} changed while the block was running", path);
+    return false;
+  }
+  // A file made read-only after the block's re-check (which refuses one it sees): the
+  // simulation did not, so its write would also undo the chmod (a write keeps the old mode).
+  bool read_only(const std::string& path, const FileState& now) {
+    code = "FILE_READ_ONLY";
+    error = fmt::format("{} became read-only (mode {:04o}) while the block was running", path,
+                        now.mode & 07777);
     return false;
   }
   bool io() {

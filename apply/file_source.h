@@ -19,6 +19,15 @@ struct FileState {
   uint32_t mode = 0;   // permission bits (0 = default for new files)
 };
 
+// Whether blockls refuses to change, replace, move or remove the file (FILE_READ_ONLY): a
+// regular file whose owner may not write it by its mode bits (chmod u-w, chmod a-w, 0444).
+// The bits, not access(2), so that root in CI and the owner at a desk get the same answer;
+// the owner's bit, because the kernel denies the owner on it alone (group and other bits do
+// not help the owner). Mode 0 is a file an earlier action creates (it has no mode yet).
+inline bool is_read_only(const FileState& s) {
+  return s.kind == FileState::Kind::file && s.mode != 0 && (s.mode & 0200) == 0;
+}
+
 // Read access to a tree of files (the disk, or an overlay over it).
 class FileSource {
 public:

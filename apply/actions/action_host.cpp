@@ -139,6 +139,25 @@ bool ActionHost::require_file(std::string_view param, const FileState& s, std::s
   return false;
 }
 
+bool ActionHost::require_writable(std::string_view param, const FileState& s,
+                                  std::string_view shown, std::optional<ByteRange> range) {
+  if (!is_read_only(s)) return true;
+  const std::string msg =
+      fmt::format("{}: '{}' is read-only (mode {:04o})", a_.action, shown, s.mode & 07777);
+  report(
+      "FILE_READ_ONLY", param, msg + "; blockls does not change a file its owner may not write",
+      fmt::format("Make it writable first (chmod u+w '{}'), or leave it out of the block", shown),
+      msg, range);
+  return false;
+}
+
+std::optional<FileState> ActionHost::writable_file(std::string_view param,
+                                                   const std::string& path) {
+  std::optional<FileState> s = existing_file(param, path);
+  if (s && !require_writable(param, *s, shown_path(param))) return std::nullopt;
+  return s;
+}
+
 Diagnostic& ActionHost::diag(std::string_view code, std::string_view param, std::string message,
                              std::string hint, std::optional<ByteRange> range) {
   Diagnostic d(a_.dialect);

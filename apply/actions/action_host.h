@@ -79,6 +79,13 @@ public:
   // The same check of a state already read; `what` names the file in the message ("file",
   // "source file").
   bool require_file(std::string_view param, const FileState& s, std::string_view what);
+  // Every action that changes, replaces, moves or removes a file asks this of each file it
+  // would touch, before its other checks: a read-only file (is_read_only) is reported as
+  // FILE_READ_ONLY on `param` (or `range` of it), naming it as `shown`, and fails the action.
+  bool require_writable(std::string_view param, const FileState& s, std::string_view shown,
+                        std::optional<ByteRange> range = std::nullopt);
+  // existing_file() and require_writable() in one, for the actions that edit or delete `path`.
+  std::optional<FileState> writable_file(std::string_view param, const std::string& path);
 
   // --- Reports.
   // A workspace diagnostic on parameter `param` ("" = the command), or on `range` of the

@@ -1,5 +1,6 @@
 // dir_delete: removes the directory and everything below it. Never a root itself, and never
-// a tree that holds a denied path (a nested .git): the whole delete is denied then.
+// a tree that holds a denied path (a nested .git) or a read-only file: the whole delete is
+// refused then.
 #include "apply/actions/runners.h"
 
 #include <fmt/format.h>
@@ -45,7 +46,12 @@ void run_dir_delete(ActionHost& host) {
                   "Delete the other entries one by one", fmt::format("{}: {}", action, r.reason));
       return;
     }
-    e.tree.emplace_back(entry, host.read_path(entry));
+    // A read-only file inside is refused as file_delete refuses it (named as the path was
+    // written, then the rest of the entry's path).
+    FileState state = host.read_path(entry);
+    if (!host.require_writable("path", state, host.shown_path("path") + entry.substr(path->size())))
+      return;
+    e.tree.emplace_back(entry, std::move(state));
   }
   for (const auto& [entry, state] : e.tree)
     host.set_state(entry, {});

@@ -1,5 +1,6 @@
 // file_move: the source must be a file; the destination may not be a directory and is
 // overwritten when it exists (with a MOVE_OVERWRITES warning); a move onto itself does nothing.
+// Neither may be read-only (FILE_READ_ONLY): moving a file away removes it from its place.
 #include "apply/actions/runners.h"
 
 #include <fmt/format.h>
@@ -20,6 +21,7 @@ void run_file_move(ActionHost& host) {
     return;
   }
   if (!host.require_file("old_path", source, "source file")) return;
+  if (!host.require_writable("old_path", source, host.shown_path("old_path"))) return;
   const FileState dest = host.read_path(*to);
   if (dest.kind == FileState::Kind::directory || dest.kind == FileState::Kind::other) {
     const std::string msg = dest.kind == FileState::Kind::directory
@@ -31,6 +33,7 @@ void run_file_move(ActionHost& host) {
                 "Give the full destination path including the file name", msg);
     return;
   }
+  if (*from != *to && !host.require_writable("new_path", dest, host.shown_path("new_path"))) return;
   if (!host.parents_writable("new_path", *to)) return;
   host.set_data(
       {{"old_path", host.shown_path("old_path")}, {"new_path", host.shown_path("new_path")}});

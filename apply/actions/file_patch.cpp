@@ -74,7 +74,7 @@ void run_file_patch(ActionHost& host) {
     dest = host.resolve_param_path("new_path");
     if (!dest) return;
   }
-  const std::optional<FileState> before = host.existing_file("path", *path);
+  const std::optional<FileState> before = host.writable_file("path", *path);
   if (!before) return;
   const std::string shown = host.shown_path("path");
   const std::string hunks = host.value("hunks");
@@ -120,6 +120,7 @@ void run_file_patch(ActionHost& host) {
       host.report("NOT_A_FILE", "new_path", msg, "Name a file", msg);
       return;
     }
+    if (!host.require_writable("new_path", target, host.shown_path("new_path"))) return;
     host.write_file(*dest, target, FileContent(r.text));
     host.remove_file(*path, *before);
     data["new_path"] = host.shown_path("new_path");

@@ -12,7 +12,7 @@ namespace blockls::apply {
 void run_file_replace_lines(ActionHost& host) {
   const auto path = host.resolve_param_path("path");
   if (!path) return;
-  const auto file = host.existing_file("path", *path);
+  const auto file = host.writable_file("path", *path);
   if (!file) return;
   const auto range = lines_param_range(host, host.value("lines"));
   if (!range) return;

@@ -103,7 +103,7 @@ void replace(ActionHost& host, bool all) {
   const PlannedAction& a = host.planned();
   const auto path = host.resolve_param_path("path");
   if (!path) return;
-  const std::optional<FileState> file = host.existing_file("path", *path);
+  const std::optional<FileState> file = host.writable_file("path", *path);
   if (!file) return;
   const FileState& before = *file;
   const std::string old_text = host.value("old_text");

@@ -11,7 +11,7 @@ void run_file_replace_text_range(ActionHost& host) {
   const std::string_view action = host.planned().action;
   const auto path = host.resolve_param_path("path");
   if (!path) return;
-  const std::optional<FileState> file = host.existing_file("path", *path);
+  const std::optional<FileState> file = host.writable_file("path", *path);
   if (!file) return;
   const FileState& before = *file;
   const std::string begin_text = host.value("old_text_beginning"),

@@ -1,5 +1,6 @@
 // file_write and file_append: the file is created (with its missing parents) or replaced, or
-// the content is added at its end. A replaced file keeps its line endings and its mode.
+// the content is added at its end. A replaced file keeps its line endings and its mode; a
+// read-only one is not touched (FILE_READ_ONLY).
 #include "apply/actions/runners.h"
 #include "apply/text_match.h"
 
@@ -19,6 +20,7 @@ void write(ActionHost& host, bool append) {
     host.report("NOT_A_FILE", "path", msg, "Name a file", msg);
     return;
   }
+  if (!host.require_writable("path", before, host.shown_path("path"))) return;
   if (!host.parents_writable("path", *path)) return;
   std::string text = host.value("content");
   // A replaced file keeps its line endings.

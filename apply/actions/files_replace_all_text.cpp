@@ -43,7 +43,10 @@ void run_files_replace_all_text(ActionHost& host) {
       if (const auto abs = host.resolve_listed_path("paths", line, range)) {
         const FileState s = host.read_path(*abs);
         if (s.kind == FileState::Kind::file) {
-          files.push_back({std::string(line), *abs});
+          if (host.require_writable("paths", s, line, range))
+            files.push_back({std::string(line), *abs});
+          else
+            failed = true;
         } else {
           failed = true;
           const bool missing = s.kind == FileState::Kind::missing;

@@ -3,9 +3,9 @@
 // a step is a JSON message to send, `<-- JSON` (wait for a message that contains it: expected
 // keys present with equal values, "*" matches any value, "abc*" any
 // string starting with abc, arrays match element-wise), `!-- JSON`
-// (no message received so far matches), or `%` directives (args, files, raw bytes, exit code,
-// the server's memory limit, a large generated document).
-// Waits on the pipe with poll(); never sleeps.
+// (no message received so far matches), or `%` directives (args, files and their modes, raw bytes,
+// exit code, the server's memory limit, a large generated document). Waits on the pipe with poll();
+// never sleeps.
 #include "lsp/transport.h"
 
 #include <cerrno>
@@ -23,6 +23,7 @@
 #include <sstream>
 #include <string>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -391,6 +392,14 @@ private:
       if (actual != content)
         return fail(at, "file " + path.string() + " is " + json(actual).dump() + ", expected " +
                             json(content).dump()) == 0;
+      return true;
+    }
+    if (name == "%chmod") { // %chmod PATH OCTAL: a file made read-only (or writable again)
+      const size_t space = rest.find(' ');
+      const fs::path path = fs::path(root_) / rest.substr(0, space);
+      const auto mode = static_cast<mode_t>(std::stoul(rest.substr(space + 1), nullptr, 8));
+      if (::chmod(path.c_str(), mode) != 0)
+        return fail(at, "cannot chmod " + path.string() + ": " + std::strerror(errno)) == 0;
       return true;
     }
     if (name == "%expect-missing") {
