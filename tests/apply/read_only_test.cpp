@@ -74,8 +74,8 @@ void expect_refused(const LockedRoot& r, const std::string& transcript,
     REQUIRE(!p.out.empty());
     const json report = json::parse(p.out);
     const std::vector<std::string> messages = read_only_messages(report);
-    REQUIRE(messages.size() == 1);
-    CHECK(messages[0].find(message) != std::string::npos);
+    CHECK(messages.size() == 1); // not REQUIRE: every case of a test runs and reports
+    if (!messages.empty()) CHECK(messages[0].find(message) != std::string::npos);
     bool failed_with_code = false;
     for (const json& f : report["files"])
       for (const json& x : f["results"])
