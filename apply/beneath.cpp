@@ -41,6 +41,7 @@ EntryInfo stat_at(int dir, const std::string& name) {
   if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return {};
   EntryInfo info;
   info.mode = st.st_mode & 07777;
+  info.size = static_cast<uint64_t>(st.st_size);
   info.kind = S_ISREG(st.st_mode)   ? EntryKind::file
               : S_ISDIR(st.st_mode) ? EntryKind::directory
               : S_ISLNK(st.st_mode) ? EntryKind::link

@@ -7,6 +7,7 @@
 // the number of components.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,7 @@ enum class EntryKind { missing, file, directory, link, other };
 struct EntryInfo {
   EntryKind kind = EntryKind::missing;
   unsigned mode = 0; // permission bits (07777)
+  uint64_t size = 0; // files: bytes
 };
 
 // The open roots of one run. Paths given to its operations are absolute and resolved (as

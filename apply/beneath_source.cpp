@@ -24,6 +24,11 @@ FileState BeneathSource::read(const std::string& path) const {
     s.kind = FileState::Kind::other;
     return s;
   case EntryKind::file:
+    if (info.size > max_file_bytes_) {
+      s.kind = FileState::Kind::other;
+      s.too_large = info.size;
+      return s;
+    }
     if (!files_.read_file(path, &text, &error)) {
       s.kind = FileState::Kind::other; // unreadable, or no longer a file
       return s;

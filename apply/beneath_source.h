@@ -13,14 +13,19 @@ namespace blockls::apply {
 
 class BeneathSource final : public FileSource {
 public:
-  explicit BeneathSource(const Beneath& files) : files_(files) {}
+  // Files larger than `max_file_bytes` are not read (FileState::too_large).
+  explicit BeneathSource(const Beneath& files, uint64_t max_file_bytes = kDefaultMaxFileBytes)
+      : files_(files), max_file_bytes_(max_file_bytes) {}
   // As DiskSource::read: a link or special file is `other` (a link with its target), a file
   // that cannot be read too; a path outside every root is `missing`.
   FileState read(const std::string& path) const override;
+  // For an owner that knows the limit only after the source is made (stream --apply).
+  void set_max_file_bytes(uint64_t bytes) { max_file_bytes_ = bytes; }
   std::vector<std::string> list_tree(const std::string& dir) const override;
 
 private:
   const Beneath& files_;
+  uint64_t max_file_bytes_;
 };
 
 // The roots `config` allows (its root when it names no others), open for a BeneathSource;

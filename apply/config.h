@@ -3,10 +3,16 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace blockls::apply {
+
+// The largest file an action reads (FILE_TOO_LARGE past it): a file's text is held whole,
+// with a few copies while a block is checked and applied, so a block naming a multi-gigabyte
+// log must get a clear refusal, not exhaust the memory.
+inline constexpr uint64_t kDefaultMaxFileBytes = uint64_t{64} << 20;
 
 struct ApplyConfig {
   std::string root;                       // absolute and canonical (no symlinks, no trailing '/')
@@ -14,6 +20,7 @@ struct ApplyConfig {
   std::vector<std::string> deny_globs = {"**/.git/**", "**/.ssh/**", "**/node_modules/**"};
   bool allow_exec = false;
   std::chrono::milliseconds exec_timeout{30000};
+  uint64_t max_file_bytes = kDefaultMaxFileBytes; // the sources of one run all use it
 };
 
 // The directory under the root that holds journals and the lock; always denied to actions.

@@ -31,7 +31,8 @@ public:
   // Performs one effect; false with `code`/`error` set when it cannot. Every write goes
   // through `files_`, walked from the root's descriptor (no link on the way is followed).
   bool perform(const FileEffect& e, ActionOutcome* outcome, std::vector<std::string>* touched) {
-    const BeneathSource disk(files_); // read as written: from the root's descriptor
+    // Read as written: from the root's descriptor, under the check's size limit.
+    const BeneathSource disk(files_, in_.config->max_file_bytes);
     switch (e.kind) {
     case FileEffect::Kind::write: {
       const FileState now = disk.read(e.path);
@@ -170,7 +171,7 @@ BlockRun run_block_on_disk(const SimulationInput& input, const BlockSimulation& 
   // The files as the writes will find them: read from the roots' descriptors, never through a
   // link (a directory swapped for one by another process reads as changed, not as the file it
   // points to outside the root).
-  const BeneathSource disk(state.files());
+  const BeneathSource disk(state.files(), input.config->max_file_bytes);
   run.sim = simulate_block(input, checked.block, disk, diagnostics, nullptr);
 
   // 1. Every file the check read must be unchanged.

@@ -43,6 +43,11 @@ FileState DiskSource::read(const std::string& path) const {
     }
     return s;
   }
+  if (static_cast<uint64_t>(st.st_size) > max_file_bytes_) {
+    s.kind = Kind::other;
+    s.too_large = static_cast<uint64_t>(st.st_size);
+    return s;
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) {
     s.kind = Kind::other;

@@ -2,6 +2,7 @@
 // it. Reading only; the backends (apply/disk_backend.h, the LSP's WorkspaceEdit) write.
 #pragma once
 
+#include "apply/config.h"
 #include "apply/file_content.h"
 
 #include <cstdint>
@@ -17,6 +18,9 @@ struct FileState {
   Kind kind = Kind::missing;
   FileContent content; // files only (shared: a copy of the state copies no text)
   uint32_t mode = 0;   // permission bits (0 = default for new files)
+  // `other` because it is a regular file of this many bytes, more than the source reads
+  // (ApplyConfig::max_file_bytes): FILE_TOO_LARGE. 0 otherwise.
+  uint64_t too_large = 0;
 };
 
 // Whether blockls refuses to change, replace, move or remove the file (FILE_READ_ONLY): a
@@ -39,8 +43,14 @@ public:
 
 class DiskSource final : public FileSource {
 public:
+  // Files larger than `max_file_bytes` are not read (FileState::too_large).
+  explicit DiskSource(uint64_t max_file_bytes = kDefaultMaxFileBytes)
+      : max_file_bytes_(max_file_bytes) {}
   FileState read(const std::string& path) const override;
   std::vector<std::string> list_tree(const std::string& dir) const override;
+
+private:
+  uint64_t max_file_bytes_;
 };
 
 // Paths -> states, looked up by string_view (Overlay::read walks up a path's parents without

@@ -50,7 +50,7 @@ BlockOutcome run_one(const RunInput& input, const BlockRequest& request, StateDi
   BlockSimulation now;
   const BlockSimulation* sim = request.simulation;
   if (!sim) {
-    DiskSource disk;
+    DiskSource disk(doc.config->max_file_bytes);
     std::vector<Diagnostic> dropped; // simulate_block always reports somewhere
     now = simulate_block(doc, request.block, input.source ? *input.source : disk,
                          input.diagnostics ? input.diagnostics : &dropped, input.simulated);

@@ -105,6 +105,10 @@ CLI::Option* add_run_options(CLI::App* cmd, ApplyRequest& r, const std::string& 
                   prefix + "Another directory absolute paths may name (repeatable)")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--max-file-size", r.max_file_size,
+                  prefix + "Largest file an action may read, in bytes (default 67108864, 64 MiB; "
+                           "larger ones: FILE_TOO_LARGE)")
+      ->check(whole_number(1, kMaxCount));
   return root;
 }
 
@@ -175,6 +179,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "With --root: another directory absolute paths may name")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  check_cmd
+      ->add_option("--max-file-size", check.max_file_size,
+                   "With --root: largest file an action may read, in bytes (default 67108864, "
+                   "64 MiB; larger ones: FILE_TOO_LARGE)")
+      ->check(whole_number(1, kMaxCount));
 
   FixRequest fix;
   std::string fix_schema, fix_dialects = dialect_names(",");

@@ -243,6 +243,7 @@ bool make_apply_config(const ApplyRequest& request, ApplyConfig* config, std::os
     }
   for (const std::string& glob : request.deny)
     config->deny_globs.push_back(glob);
+  if (request.max_file_size) config->max_file_bytes = *request.max_file_size;
   config->allow_exec = request.allow_exec;
   config->exec_timeout =
       std::chrono::milliseconds(static_cast<long long>(request.exec_timeout_seconds * 1000));
@@ -420,7 +421,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
     err << "blockls apply: " << printable(error) << '\n';
     return kExitUsage;
   }
-  const BeneathSource disk(roots);
+  const BeneathSource disk(roots, config.max_file_bytes);
   Overlay dry_state(disk); // --dry-run: later files see what earlier ones would do
   std::vector<FileReport> reports;
   std::vector<std::string> touched;

@@ -5,7 +5,9 @@
 #include "cli/input.h"
 #include "grammar/dialect_set.h"
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +32,9 @@ struct ApplyRequest {
   bool git_commit = false;
   bool recover = false;
   double exec_timeout_seconds = 30;
-  std::vector<std::string> deny;        // extra deny globs
-  std::vector<std::string> allow_roots; // extra allowed roots
+  std::vector<std::string> deny;         // extra deny globs
+  std::vector<std::string> allow_roots;  // extra allowed roots
+  std::optional<uint64_t> max_file_size; // --max-file-size (else apply::kDefaultMaxFileBytes)
   DialectSet dialects = DialectSet::all();
   const ActionCatalog* catalog = nullptr;
   InputLimits limits;

@@ -61,6 +61,7 @@ std::vector<std::string> root_only_options(const CheckRequest& request) {
   if (request.allow_exec) given.push_back("--allow-exec");
   if (!request.deny.empty()) given.push_back("--deny");
   if (!request.allow_roots.empty()) given.push_back("--allow-root");
+  if (request.max_file_size) given.push_back("--max-file-size");
   return given;
 }
 
@@ -85,6 +86,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     ar.allow_exec = request.allow_exec;
     ar.deny = request.deny;
     ar.allow_roots = request.allow_roots;
+    ar.max_file_size = request.max_file_size;
     if (!make_apply_config(ar, &workspace, err, "check")) return kExitUsage;
     // The files may be about to change: an interrupted apply is waiting to be rolled back.
     for (const std::string& journal : apply::pending_journals(workspace.root))
@@ -144,7 +146,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   const auto in_parts = [&](const InputFile& file) {
     return streamed && request.root.empty() && file.text.size() >= request.parts_from_bytes;
   };
-  const apply::DiskSource disk;
+  const apply::DiskSource disk(workspace.max_file_bytes);
   apply::Overlay files(disk); // later transcripts see what earlier ones would do
   // Each file is read and checked by one of the threads (into its own slot); the files are
   // taken in order as they are ready, one at a time, by whichever thread is free (see

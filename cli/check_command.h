@@ -4,7 +4,9 @@
 #include "cli/input.h"
 #include "grammar/dialect_set.h"
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,7 @@ struct CheckRequest {
   std::string root;
   bool allow_exec = false;
   std::vector<std::string> deny, allow_roots;
+  std::optional<uint64_t> max_file_size; // --max-file-size, with --root
   // -j: files checked at once (0: one per core). The output is the same for every value.
   unsigned jobs = 0;
   // Text and JSON: an input of at least `parts_from_bytes` is checked and written in parts of

@@ -61,6 +61,7 @@ StreamApplier::StreamApplier(const ApplyRequest& request, const ActionCatalog* c
 
 bool StreamApplier::start(std::ostream& err) {
   if (!make_apply_config(request_, &config_, err, "stream")) return false;
+  disk_.set_max_file_bytes(config_.max_file_bytes);
   if (std::string error; !open_roots(config_, &roots_, &error)) {
     err << "blockls stream: " << printable(error) << '\n';
     return false;

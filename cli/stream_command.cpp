@@ -25,6 +25,7 @@ std::vector<std::string> apply_only_options(const ApplyRequest& o) {
   if (o.allow_exec) given.push_back("--allow-exec");
   if (!o.deny.empty()) given.push_back("--deny");
   if (!o.allow_roots.empty()) given.push_back("--allow-root");
+  if (o.max_file_size) given.push_back("--max-file-size");
   return given;
 }
 

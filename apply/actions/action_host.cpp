@@ -122,6 +122,21 @@ std::optional<FileState> ActionHost::existing_file(std::string_view param,
   return s;
 }
 
+std::string not_a_file_text(const FileState& s, uint64_t max_file_bytes) {
+  if (s.kind == FileState::Kind::directory) return "is a directory, not a file";
+  if (s.too_large)
+    return fmt::format("is {} bytes, more than the {} bytes blockls reads of a file", s.too_large,
+                       max_file_bytes);
+  return "is not a regular file blockls can read (a symbolic link, pipe, socket or device, or a "
+         "file it may not open)";
+}
+
+std::string_view not_a_file_hint(const FileState& s, std::string_view otherwise) {
+  return s.too_large ? "Leave the file out of the block, or raise the limit: --max-file-size "
+                       "BYTES (apply, stream, check --root)"
+                     : otherwise;
+}
+
 bool ActionHost::require_file(std::string_view param, const FileState& s, std::string_view what) {
   if (s.kind == Kind::file) return true;
   if (s.kind == Kind::missing) {
@@ -131,10 +146,10 @@ bool ActionHost::require_file(std::string_view param, const FileState& s, std::s
          "Check the path; earlier actions of this transcript are taken into account");
     fail("FILE_NOT_FOUND", msg);
   } else {
-    const std::string msg =
-        fmt::format("{}: '{}' {}", a_.action, shown_path(param), not_a_file_text(s));
-    diag("NOT_A_FILE", param, msg, "Name a file");
-    fail("NOT_A_FILE", msg);
+    const std::string msg = fmt::format("{}: '{}' {}", a_.action, shown_path(param),
+                                        not_a_file_text(s, max_file_bytes()));
+    diag(not_a_file_code(s), param, msg, std::string(not_a_file_hint(s, "Name a file")));
+    fail(not_a_file_code(s), msg);
   }
   return false;
 }

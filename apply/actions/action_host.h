@@ -19,13 +19,16 @@
 namespace blockls::apply {
 
 // Why a path that is there is no file an action can use, after its quoted path: a directory,
-// or anything else (a symbolic link, a pipe, a socket, a device, a file that cannot be opened).
-inline std::string_view not_a_file_text(const FileState& s) {
-  return s.kind == FileState::Kind::directory
-             ? "is a directory, not a file"
-             : "is not a regular file blockls can read (a symbolic link, pipe, socket or device, "
-               "or a file it may not open)";
+// a file larger than blockls reads, or anything else (a symbolic link, a pipe, a socket, a
+// device, a file that cannot be opened).
+// `max_file_bytes`: the limit the file was read under (ApplyConfig::max_file_bytes).
+std::string not_a_file_text(const FileState& s, uint64_t max_file_bytes);
+// Its code: FILE_TOO_LARGE for a file past the size limit, else NOT_A_FILE.
+inline std::string_view not_a_file_code(const FileState& s) {
+  return s.too_large ? "FILE_TOO_LARGE" : "NOT_A_FILE";
 }
+// Its hint: how to lift the size limit for a file past it, else `otherwise`.
+std::string_view not_a_file_hint(const FileState& s, std::string_view otherwise);
 
 class ActionHost {
 public:
@@ -43,6 +46,8 @@ public:
   const PlannedAction& planned() const { return a_; }
   const SimulationInput& input() const { return in_; }
   const ApplyConfig& config() const { return *in_.config; }
+  // The size past which a file is not read (FILE_TOO_LARGE), for messages.
+  uint64_t max_file_bytes() const { return in_.config->max_file_bytes; }
 
   // --- Parameters.
   // The parameter's value ("" when absent) and the path as shown in results (trimmed).

@@ -24,13 +24,16 @@ void run_file_move(ActionHost& host) {
   if (!host.require_writable("old_path", source, host.shown_path("old_path"))) return;
   const FileState dest = host.read_path(*to);
   if (dest.kind == FileState::Kind::directory || dest.kind == FileState::Kind::other) {
-    const std::string msg = dest.kind == FileState::Kind::directory
-                                ? fmt::format("{}: destination '{}' is a directory", action,
-                                              host.shown_path("new_path"))
-                                : fmt::format("{}: destination '{}' {}", action,
-                                              host.shown_path("new_path"), not_a_file_text(dest));
-    host.report("NOT_A_FILE", "new_path", msg,
-                "Give the full destination path including the file name", msg);
+    const std::string msg =
+        dest.kind == FileState::Kind::directory
+            ? fmt::format("{}: destination '{}' is a directory", action,
+                          host.shown_path("new_path"))
+            : fmt::format("{}: destination '{}' {}", action, host.shown_path("new_path"),
+                          not_a_file_text(dest, host.max_file_bytes()));
+    host.report(not_a_file_code(dest), "new_path", msg,
+                std::string(not_a_file_hint(
+                    dest, "Give the full destination path including the file name")),
+                msg);
     return;
   }
   if (*from != *to && !host.require_writable("new_path", dest, host.shown_path("new_path"))) return;

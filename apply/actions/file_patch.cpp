@@ -115,9 +115,10 @@ void run_file_patch(ActionHost& host) {
   if (moves && *dest != *path) {
     const FileState target = host.read_path(*dest);
     if (target.kind == FileState::Kind::directory || target.kind == FileState::Kind::other) {
-      const std::string msg =
-          fmt::format("{}: '{}' {}", action, host.shown_path("new_path"), not_a_file_text(target));
-      host.report("NOT_A_FILE", "new_path", msg, "Name a file", msg);
+      const std::string msg = fmt::format("{}: '{}' {}", action, host.shown_path("new_path"),
+                                          not_a_file_text(target, host.max_file_bytes()));
+      host.report(not_a_file_code(target), "new_path", msg,
+                  std::string(not_a_file_hint(target, "Name a file")), msg);
       return;
     }
     if (!host.require_writable("new_path", target, host.shown_path("new_path"))) return;

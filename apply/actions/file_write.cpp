@@ -15,9 +15,11 @@ void write(ActionHost& host, bool append) {
   if (!path) return;
   const FileState before = host.read_path(*path);
   if (before.kind == FileState::Kind::directory || before.kind == FileState::Kind::other) {
-    const std::string msg = fmt::format("{}: '{}' {}", host.planned().action,
-                                        host.shown_path("path"), not_a_file_text(before));
-    host.report("NOT_A_FILE", "path", msg, "Name a file", msg);
+    const std::string msg =
+        fmt::format("{}: '{}' {}", host.planned().action, host.shown_path("path"),
+                    not_a_file_text(before, host.max_file_bytes()));
+    host.report(not_a_file_code(before), "path", msg,
+                std::string(not_a_file_hint(before, "Name a file")), msg);
     return;
   }
   if (!host.require_writable("path", before, host.shown_path("path"))) return;

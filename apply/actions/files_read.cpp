@@ -25,11 +25,13 @@ void run_files_read(ActionHost& host) {
         } else {
           missing.push_back(p);
           const bool not_found = s.kind == FileState::Kind::missing;
-          host.diag(not_found ? "FILE_NOT_FOUND" : "NOT_A_FILE", "paths",
-                    not_found ? fmt::format("file not found '{}'", p)
-                              : fmt::format("'{}' is a directory", p),
-                    "Check the path; earlier actions of this transcript are taken into account",
-                    range);
+          const std::string_view hint =
+              "Check the path; earlier actions of this transcript are taken into account";
+          host.diag(not_found ? "FILE_NOT_FOUND" : not_a_file_code(s), "paths",
+                    not_found
+                        ? fmt::format("file not found '{}'", p)
+                        : fmt::format("'{}' {}", p, not_a_file_text(s, host.max_file_bytes())),
+                    std::string(not_found ? hint : not_a_file_hint(s, hint)), range);
         }
       } else {
         failed_policy = true;

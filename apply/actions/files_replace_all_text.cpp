@@ -50,12 +50,16 @@ void run_files_replace_all_text(ActionHost& host) {
         } else {
           failed = true;
           const bool missing = s.kind == FileState::Kind::missing;
+          const std::string_view hint =
+              "Check the path; earlier actions of this transcript are taken into account";
           host.report(
-              missing ? "FILE_NOT_FOUND" : "NOT_A_FILE", "paths",
+              missing ? "FILE_NOT_FOUND" : not_a_file_code(s), "paths",
               missing ? fmt::format("file not found '{}'", line)
-                      : fmt::format("'{}' {}", line, not_a_file_text(s)),
-              "Check the path; earlier actions of this transcript are taken into account",
-              fmt::format("{}: {} '{}'", action, missing ? "file not found" : "not a file", line),
+                      : fmt::format("'{}' {}", line, not_a_file_text(s, host.max_file_bytes())),
+              std::string(missing ? hint : not_a_file_hint(s, hint)),
+              fmt::format("{}: {} '{}'", action,
+                          missing ? "file not found" : (s.too_large ? "too large" : "not a file"),
+                          line),
               range);
         }
       } else {

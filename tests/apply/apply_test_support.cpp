@@ -97,7 +97,7 @@ TempRoot::~TempRoot() {
 
 std::vector<Diagnostic> check_in(const std::string& text, const TempRoot& root) {
   CheckedDocument checked = check_document(text);
-  apply::DiskSource disk;
+  apply::DiskSource disk(root.config.max_file_bytes);
   apply::check_workspace(text, &checked, root.config, ActionCatalog::builtin(), disk);
   return checked.diagnostics;
 }
@@ -113,7 +113,7 @@ std::unique_ptr<WorkspaceChecked> check_with_workspace(const std::string& text,
   auto c = std::make_unique<WorkspaceChecked>();
   c->text = text;
   c->checked = check_document(c->text);
-  apply::DiskSource disk;
+  apply::DiskSource disk(config.max_file_bytes);
   c->ws = apply::check_workspace(c->text, &c->checked, config, ActionCatalog::builtin(), disk);
   return c;
 }
