@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -151,8 +152,43 @@ std::vector<double> pipe_latencies(const std::string& binary, const std::string&
 
 } // namespace
 
+namespace {
+
+double thread_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+// `cpu SESSIONS [MB (2)] [CHUNK (64)]`: the measuring mode for comparing builds on the shared
+// machine. Prints the thread CPU time of each session (ms, one per line) and their median: the
+// CPU time leaves out what other jobs on the machine take, which the wall clock of the best of
+// 5 does not. Run builds in interleaved rounds and compare the medians of all their sessions.
+int cpu_mode(int argc, char** argv) {
+  const int sessions = argc > 2 ? std::atoi(argv[2]) : 21;
+  blockls::bench::TranscriptOptions options;
+  options.target_bytes = static_cast<size_t>((argc > 3 ? std::atof(argv[3]) : 2.0) * 1024 * 1024);
+  options.mix = blockls::bench::Mix::every;
+  const size_t chunk = argc > 4 ? static_cast<size_t>(std::atol(argv[4])) : 64;
+  const std::string text = blockls::bench::generate_transcript(options, nullptr);
+  stream(text, chunk, false); // warm-up (heap, caches)
+  std::vector<double> ms;
+  for (int i = 0; i < sessions; ++i) {
+    const double start = thread_cpu_seconds();
+    stream(text, chunk, false);
+    ms.push_back((thread_cpu_seconds() - start) * 1e3);
+    std::printf("%.3f\n", ms.back());
+  }
+  std::printf("median %.3f ms\n", percentile(ms, 0.5));
+  return 0;
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string_view(argv[1]) == "cpu") return cpu_mode(argc, argv);
   // [MB] [BLOCKLS_BINARY]: with the binary, the latency is also measured through a real pipe.
+  // (Or `cpu ...`: see cpu_mode.)
   const double mb = argc > 1 ? std::atof(argv[1]) : 2.0;
   const std::string binary = argc > 2 ? argv[2] : "";
   blockls::bench::TranscriptOptions options;
