@@ -125,6 +125,7 @@ void StreamSession::start_blocks(size_t end) {
 void StreamSession::emit_starts(const std::vector<Block>& blocks, size_t end) {
   for (; started_ < end; ++started_) {
     const Block& block = blocks[started_];
+    event_head_ = 0;
     event_.assign("{\"block_id\":");
     if (block.id.empty())
       event_.append("null");
@@ -140,7 +141,9 @@ void StreamSession::emit_starts(const std::vector<Block>& blocks, size_t end) {
 }
 
 // A value's chunks differ only in their text, the last key: the event up to it is written
-// once per value (`head`) and each chunk appends its text and the closing brace to a copy.
+// once per value (`head`) and each chunk appends its text and the closing brace to a copy —
+// or, when the last event was a chunk of the same value (most chunks: a value's lines arrive
+// feed after feed), to event_ cut back to the head, which it still begins with (no copy).
 // The head is put together by hand, as emit_starts() puts a block_start (a writer of its own
 // cost an allocation per value).
 void StreamSession::emit_value_chunk(const StreamedValue& v, std::string_view text) {
@@ -156,7 +159,12 @@ void StreamSession::emit_value_chunk(const StreamedValue& v, std::string_view te
     append_json_string(&h, v.param);
     h.append(",\"partial\":true,\"text\":");
   }
-  event_.assign(v.head);
+  if (event_head_ == v.serial) {
+    event_.resize(v.head.size());
+  } else {
+    event_.assign(v.head);
+    event_head_ = v.serial;
+  }
   append_json_string(&event_, text);
   event_ += '}';
   emit_({"value_chunk", event_});
@@ -208,11 +216,18 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
                                  const std::vector<Block>& blocks) {
   if (!open) return;
   if (!value_)
-    value_ = StreamedValue{blocks.size() - 1,        open->command,
-                           std::string(open->param), open->line,
-                           open->lines.begin,        open->lines.begin,
-                           open->final_break,        open->raw,
-                           open->line_marker,        false};
+    value_ = StreamedValue{blocks.size() - 1,
+                           open->command,
+                           std::string(open->param),
+                           open->line,
+                           open->lines.begin,
+                           open->lines.begin,
+                           open->final_break,
+                           open->raw,
+                           open->line_marker,
+                           false,
+                           {},
+                           ++values_};
   if (value_->reported && open->lines.end <= value_->end) return;
   const std::string_view text = parser_.text();
   // The value so far is its lines' text ("\r\n" read as "\n") and, with final_break, a "\n":

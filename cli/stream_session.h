@@ -58,11 +58,13 @@ private:
     char line_marker = 0;       // see OpenValue
     bool reported = false;      // a chunk up to `end` was emitted
     mutable std::string head{}; // its value_chunk events up to the text (see emit_value_chunk)
+    uint64_t serial = 0;        // which value it is, from 1 (see event_head_)
   };
 
   // Clears event_ and returns the writer of its next event.
   JsonWriter& start_event() {
     event_.clear();
+    event_head_ = 0;
     return writer_;
   }
   void emit_starts(const std::vector<Block>& blocks, size_t end);
@@ -96,6 +98,10 @@ private:
   CheckOptions options_;
   Emit emit_;
   std::string event_; // the text of the event being written (its buffer reused)
+  // The serial of the value whose value_chunk head event_ begins with (0: none), so that its
+  // next chunk writes only its text (see emit_value_chunk). Every other event resets it.
+  uint64_t event_head_ = 0;
+  uint64_t values_ = 0; // values streamed so far (their serials)
   // Writes each event into event_: one writer for all of them (each event is one complete
   // value, after which the writer is back at the top level), so that an event does not
   // allocate the writer's list of open containers anew.
