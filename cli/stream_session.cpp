@@ -195,8 +195,12 @@ bool StreamSession::finish_value(const StreamedValue& v, const std::vector<Block
       if (p.name != v.param || p.value_range.begin != v.begin) continue;
       const std::string_view lines = text.substr(v.begin, v.end - v.begin);
       const std::string_view final_value = p.value(text);
-      if (!v.final_break && value_text_is_source(lines, v.raw, v.line_marker)) {
-        if (final_value.starts_with(lines)) emit_value_chunk(v, final_value.substr(lines.size()));
+      if (v.source) {
+        // (A parameter whose value is a view of the text at its lines begins with them when it is
+        // as long: most values, whose lines are not compared again.)
+        const bool begins = final_value.data() == lines.data() ? final_value.size() >= lines.size()
+                                                               : final_value.starts_with(lines);
+        if (begins) emit_value_chunk(v, final_value.substr(lines.size()));
         return true;
       }
       std::string& reported = value_text_;
@@ -237,7 +241,9 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
   const bool was_reported = value_->reported;
   value_->end = open->lines.end;
   value_->reported = true;
-  if (!value_->final_break && value_text_is_source(lines, value_->raw, value_->line_marker)) {
+  value_->source = value_->source && !value_->final_break &&
+                   value_text_is_source(lines, value_->raw, value_->line_marker);
+  if (value_->source) {
     emit_value_chunk(*value_, lines);
     return;
   }

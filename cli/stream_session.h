@@ -59,6 +59,9 @@ private:
     bool reported = false;      // a chunk up to `end` was emitted
     mutable std::string head{}; // its value_chunk events up to the text (see emit_value_chunk)
     uint64_t serial = 0;        // which value it is, from 1 (see event_head_)
+    // Every chunk so far was the source text itself (not final_break, value_text_is_source):
+    // then so are its lines together, which finish_value() need not scan again.
+    bool source = true;
   };
 
   // Clears event_ and returns the writer of its next event.
