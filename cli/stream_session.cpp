@@ -262,7 +262,9 @@ void StreamSession::settle(const ResumePoint& point) {
   lines_.append_lines(parser_.lines_so_far(), settled_.line + 1, point.line + 1);
   // What the parse has seen to be ASCII: the part's check looks for invalid UTF-8 after it only.
   lines_.set_ascii_prefix(parser_.lines_so_far().ascii_prefix());
-  ParsedDocument part;
+  // (Move-constructed from a document already moved from, whose lists hold no buffer: a
+  // ParsedDocument() would allocate its line index's first start, freed again at once here.)
+  ParsedDocument part(std::move(moved_from_));
   part.lines = std::move(lines_);
   // The part's blocks are final: moved out of the parse, not copied (and the vector's buffer is
   // the previous part's).

@@ -131,6 +131,7 @@ private:
   std::vector<Held> held_;
   std::vector<bool> newly_unverified_; // check_and_emit's list (see there)
   std::vector<Block> spare_blocks_;    // the last part's block vector, empty (its buffer reused)
+  ParsedDocument moved_from_;          // see settle(): only ever moved from
   std::optional<StreamedValue> value_;
   std::vector<StreamedValue> closed_; // closed values waiting for their parameter
 };

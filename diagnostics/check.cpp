@@ -189,11 +189,15 @@ private:
 // check_parsed(), with the validation (and command lines) of every block of `parsed` given
 // when not null, and the document-level INVALID_UTF8 looked for from `utf8_from` on (not at
 // all when it is npos).
-CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
+CheckedDocument check_validated(std::string_view text, ParsedDocument parse,
                                 const CheckOptions& options, ValidateOnClose* validated,
                                 size_t utf8_from = 0) {
   const ActionCatalog& catalog = options.catalog ? *options.catalog : ActionCatalog::builtin();
-  CheckedDocument out;
+  // `out` takes the parse first, by move construction: a default-constructed document's line
+  // index allocates its first line start, which assigning the parse would free again (once
+  // per part of a stream, thousands of times a transcript).
+  CheckedDocument out{.parsed = std::move(parse), .diagnostics = {}, .verdicts = {}};
+  ParsedDocument& parsed = out.parsed;
   const bool keep = options.keep_parser_diagnostics;
   out.diagnostics = check_steps::ordered(text, parsed, catalog, 0, parsed.diagnostics.size(), 0,
                                          parsed.blocks.size(), keep ? nullptr : &parsed.diagnostics,
@@ -208,7 +212,6 @@ CheckedDocument check_validated(std::string_view text, ParsedDocument parsed,
       validated ? check_steps::CommandLines() : check_steps::CommandLines::of(parsed, 0, blocks);
   check_steps::judge(out.diagnostics, out.verdicts, 0, blocks,
                      validated ? validated->command_lines : read);
-  out.parsed = std::move(parsed);
   out.parser_diagnostics_kept = keep;
   return out;
 }
