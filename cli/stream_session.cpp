@@ -140,30 +140,26 @@ void StreamSession::emit_starts(const std::vector<Block>& blocks, size_t end) {
   }
 }
 
-// A value's chunks differ only in their text, the last key: the event up to it is written
-// once per value (`head`) and each chunk appends its text and the closing brace to a copy —
-// or, when the last event was a chunk of the same value (most chunks: a value's lines arrive
-// feed after feed), to event_ cut back to the head, which it still begins with (no copy).
-// The head is put together by hand, as emit_starts() puts a block_start (a writer of its own
-// cost an allocation per value).
+// A value's chunks differ only in their text, the last key: the event up to it (its head) is
+// written into event_ once, and while the events that follow are chunks of the same value (most
+// are: a value's lines arrive feed after feed), each is event_ cut back to the head, its text
+// and the closing brace (no copy of the head, no allocation per value). Another event between
+// them has the head written again. The head is put together by hand, as emit_starts() puts a
+// block_start (a writer's calls cost more than its bytes).
 void StreamSession::emit_value_chunk(const StreamedValue& v, std::string_view text) {
   if (text.empty()) return;
-  if (v.head.empty()) {
-    std::string& h = v.head;
-    h.reserve(96 + v.param.size()); // one allocation: the head is about 80 bytes
-    h.append("{\"command\":");
-    append_number(&h, v.command);
-    h.append(",\"event\":\"value_chunk\",\"line\":");
-    append_number(&h, v.line + 1);
-    h.append(",\"param\":");
-    append_json_string(&h, v.param);
-    h.append(",\"partial\":true,\"text\":");
-  }
   if (event_head_ == v.serial) {
-    event_.resize(v.head.size());
+    event_.resize(event_head_size_);
   } else {
-    event_.assign(v.head);
+    event_.assign("{\"command\":");
+    append_number(&event_, v.command);
+    event_.append(",\"event\":\"value_chunk\",\"line\":");
+    append_number(&event_, v.line + 1);
+    event_.append(",\"param\":");
+    append_json_string(&event_, v.param);
+    event_.append(",\"partial\":true,\"text\":");
     event_head_ = v.serial;
+    event_head_size_ = event_.size();
   }
   append_json_string(&event_, text);
   event_ += '}';
@@ -230,7 +226,6 @@ void StreamSession::stream_value(const std::optional<OpenValue>& open,
                            open->raw,
                            open->line_marker,
                            false,
-                           {},
                            ++values_};
   if (value_->reported && open->lines.end <= value_->end) return;
   const std::string_view text = parser_.text();

@@ -50,15 +50,14 @@ private:
     size_t block = 0; // index of its block
     uint32_t command = 0;
     std::string param;
-    uint32_t line = 0;          // 0-based
-    size_t begin = 0;           // its first line's start (which value it is)
-    size_t end = 0;             // the end of the last line reported
-    bool final_break = false;   // see OpenValue
-    bool raw = false;           // see OpenValue
-    char line_marker = 0;       // see OpenValue
-    bool reported = false;      // a chunk up to `end` was emitted
-    mutable std::string head{}; // its value_chunk events up to the text (see emit_value_chunk)
-    uint64_t serial = 0;        // which value it is, from 1 (see event_head_)
+    uint32_t line = 0;        // 0-based
+    size_t begin = 0;         // its first line's start (which value it is)
+    size_t end = 0;           // the end of the last line reported
+    bool final_break = false; // see OpenValue
+    bool raw = false;         // see OpenValue
+    char line_marker = 0;     // see OpenValue
+    bool reported = false;    // a chunk up to `end` was emitted
+    uint64_t serial = 0;      // which value it is, from 1 (see event_head_)
     // Every chunk so far was the source text itself (not final_break, value_text_is_source):
     // then so are its lines together, which finish_value() need not scan again.
     bool source = true;
@@ -104,7 +103,8 @@ private:
   // The serial of the value whose value_chunk head event_ begins with (0: none), so that its
   // next chunk writes only its text (see emit_value_chunk). Every other event resets it.
   uint64_t event_head_ = 0;
-  uint64_t values_ = 0; // values streamed so far (their serials)
+  size_t event_head_size_ = 0; // the length of that head
+  uint64_t values_ = 0;        // values streamed so far (their serials)
   // Writes each event into event_: one writer for all of them (each event is one complete
   // value, after which the writer is back at the top level), so that an event does not
   // allocate the writer's list of open containers anew.
