@@ -209,7 +209,7 @@ CheckedDocument check_validated(std::string_view text, ParsedDocument parse,
   const size_t blocks = parsed.blocks.size();
   // Read from the blocks only when the parse did not record them.
   const check_steps::CommandLines read =
-      validated ? check_steps::CommandLines() : check_steps::CommandLines::of(parsed, 0, blocks);
+      validated ? check_steps::CommandLines() : check_steps::CommandLines::reading(parsed.blocks);
   check_steps::judge(out.diagnostics, out.verdicts, 0, blocks,
                      validated ? validated->command_lines : read);
   out.parser_diagnostics_kept = keep;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,17 @@ public:
     return lines;
   }
 
+  // Of every block of `blocks`, read from the blocks when asked (they must outlive it): no list
+  // is built. check_part does so: a stream checks a part per block, and the lists cost three
+  // allocations per part. Whether a block's commands are in line order is looked at when a
+  // diagnostic of the block is first placed (diagnostics come block after block: one block's
+  // answer is kept).
+  static CommandLines reading(const std::vector<Block>& blocks) {
+    CommandLines lines;
+    lines.blocks_ = &blocks;
+    return lines;
+  }
+
   // Appends the next block.
   void add_block(const Block& block) {
     const size_t first = lines_.size();
@@ -77,12 +89,16 @@ public:
         std::is_sorted(lines_.begin() + static_cast<std::ptrdiff_t>(first), lines_.end()));
     block_end_.push_back(static_cast<uint32_t>(lines_.size()));
   }
-  size_t command_count(size_t block) const { return end(block) - begin(block); }
+  size_t command_count(size_t block) const {
+    if (blocks_) return (*blocks_)[block].commands.size();
+    return end(block) - begin(block);
+  }
   // Which command of `block` a diagnostic on `line` belongs to (-1: before the first one): the
   // last one at or before it. A block's commands are nearly always in line order, and then a
   // binary search finds it (a malformed diff makes thousands of commands, each with an error:
   // a scan per diagnostic was quadratic); else every command is looked at.
   int command_of_line(size_t block, uint32_t line) const {
+    if (blocks_) return command_of_line_in(block, line);
     const auto first = lines_.begin() + begin(block), last = lines_.begin() + end(block);
     if (sorted_[block - first_block_]) {
       const auto after = std::upper_bound(first, last, line, [&](uint32_t l, uint32_t command) {
@@ -100,6 +116,29 @@ public:
   size_t lines_read() const { return lines_read_; }
 
 private:
+  // command_of_line() over the commands of (*blocks_)[block], as it reads the lists.
+  int command_of_line_in(size_t block, uint32_t line) const {
+    const ModelList<Command>& commands = (*blocks_)[block].commands;
+    if (sorted_block_ != block) {
+      sorted_block_ = block;
+      block_sorted_ =
+          std::is_sorted(commands.begin(), commands.end(),
+                         [](const Command& a, const Command& b) { return a.line < b.line; });
+    }
+    if (block_sorted_) {
+      const auto after = std::upper_bound(commands.begin(), commands.end(), line,
+                                          [&](uint32_t l, const Command& command) {
+                                            ++lines_read_;
+                                            return l < command.line;
+                                          });
+      return static_cast<int>(after - commands.begin()) - 1;
+    }
+    int found = -1;
+    for (auto it = commands.begin(); it != commands.end(); ++it, ++lines_read_)
+      if (it->line <= line) found = static_cast<int>(it - commands.begin());
+    return found;
+  }
+
   uint32_t begin(size_t block) const {
     return block == first_block_ ? 0 : block_end_[block - first_block_ - 1];
   }
@@ -110,6 +149,9 @@ private:
   std::vector<uint32_t> block_end_; // the commands of block first_block_ + i end at [i]
   std::vector<bool> sorted_;        // block first_block_ + i has its commands in line order
   mutable size_t lines_read_ = 0;
+  const std::vector<Block>* blocks_ = nullptr; // see reading()
+  mutable size_t sorted_block_ = SIZE_MAX;     // the block whose order block_sorted_ is
+  mutable bool block_sorted_ = false;
 };
 
 // The verdicts of blocks [first_block, end_block) (resized to cover them) from
