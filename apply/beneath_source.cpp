@@ -24,6 +24,10 @@ FileState BeneathSource::read(const std::string& path) const {
     s.kind = FileState::Kind::other;
     return s;
   case EntryKind::file:
+    if (info.mode == 0) { // a mode-0000 file: see DiskSource (apply/file_source.h)
+      s.kind = FileState::Kind::other;
+      return s;
+    }
     if (info.size > max_file_bytes_) {
       s.kind = FileState::Kind::other;
       s.too_large = info.size;

@@ -41,6 +41,10 @@ public:
   virtual std::vector<std::string> list_tree(const std::string& dir) const = 0;
 };
 
+// A regular file of mode 0000 reads as `other` (a file blockls may not open), whoever runs it:
+// an ordinary user cannot open it, and root, who can, must get the same answer; a FileState's
+// mode 0 also means "a new file, the default mode", so such a file would otherwise be
+// replaced as writable and come back 0644.
 class DiskSource final : public FileSource {
 public:
   // Files larger than `max_file_bytes` are not read (FileState::too_large).

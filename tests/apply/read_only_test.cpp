@@ -288,3 +288,27 @@ TEST_CASE("a file made read-only while its block runs is not written, the block 
   CHECK(get_file(r.root + "/a.txt") == "hello\n");
   CHECK(get_file(r.root + "/b.txt") == "<missing>");
 }
+
+TEST_CASE("a file of mode 0000 is not a file blockls reads, whoever runs it",
+          "[apply][read-only][cli]") {
+  // An ordinary user cannot open it; root can, and used to replace it as a writable file that
+  // came back with mode 0644 (a FileState's mode 0 means "new file, default mode").
+  const std::string root = make_temp_dir();
+  const std::string file = root + "/sealed.txt";
+  put_file(file, "secret\n");
+  REQUIRE(::chmod(file.c_str(), 0) == 0);
+  const std::string text = "#!nesl [@three-char-SHA-256: z01]\naction = \"file_write\"\npath = "
+                           "\"sealed.txt\"\ncontent = \"open\"\n#!end_z01\n";
+  for (const std::string command : {"apply", "check"}) {
+    const ProcessResult p = run_blockls({command, "--root", root, "-"}, text);
+    INFO(command << ": " << p.out << p.err);
+    CHECK(p.exit_code == 1);
+    CHECK(p.out.find("NOT_A_FILE") != std::string::npos);
+  }
+  struct stat st {};
+  REQUIRE(::stat(file.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0);
+  REQUIRE(::chmod(file.c_str(), 0600) == 0);
+  CHECK(get_file(file) == "secret\n");
+  std::filesystem::remove_all(root);
+}
