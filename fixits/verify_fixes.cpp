@@ -3,6 +3,7 @@
 
 #include "diagnostics/codes.h"
 #include "diagnostics/recheck.h"
+#include "grammar/syntax_code.h"
 #include "grammar/text_edit.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace blockls {
 namespace {
@@ -52,10 +54,15 @@ std::map<std::string_view, int> code_counts(const std::vector<Diagnostic>& diagn
   return counts;
 }
 
-// True when `after` has fewer `code` diagnostics than `before` and no more of any code.
+// True when `after` has fewer `code` diagnostics than `before` and no more of any code, save
+// DUPLICATE_BLOCK_ID: no fix writes a used id, so a new one is a block the fix brought back
+// into view (a heredoc or block closed before the end marker it had swallowed, the lines after
+// it read as blocks again), whose id the text already repeated. The fix is the right repair
+// all the same; the warning comes with its own rename.
 bool is_clean_improvement(const std::map<std::string_view, int>& before,
                           const std::map<std::string_view, int>& after, std::string_view code) {
   for (const auto& [c, n] : after) {
+    if (c == code::DUPLICATE_BLOCK_ID.name) continue;
     const auto it = before.find(c);
     if (n > (it == before.end() ? 0 : it->second)) return false;
   }
@@ -137,8 +144,10 @@ public:
   FixVerifier(std::string_view text, const CheckOptions& options)
       : text_(text), options_(options) {}
 
-  // `d` is one that fix_needs_verifying (the callers ask, before finding its window).
-  void verify(Diagnostic& d, ByteRange window) {
+  // `d` is one that fix_needs_verifying (the callers ask, before finding its window), or, with
+  // `adds_none`, one found across blocks whose fix is judged by adding no diagnostic to its
+  // window alone (see blocks_with_repairs).
+  void verify(Diagnostic& d, ByteRange window, bool adds_none = false) {
     if (window.size() > kMaxVerifyWindow) return;
     const WindowKey key{window.begin, window.end, d.block < 0};
     const std::string_view sub = slice(text_, window);
@@ -160,7 +169,8 @@ public:
       // Edits outside the window cannot be verified locally: keep them as the grammar made them.
       if (inside && apply_edits(sub, fix.edits, &fixed_, window.begin)) {
         if (!before) before = &*counts_before(key, sub);
-        keep = before->count(d.code) == 0 || improves(*before, d.code);
+        keep = adds_none ? adds_nothing(*before)
+                         : before->count(d.code) == 0 || improves(*before, d.code);
       }
       if (keep) {
         if (kept_count != f) d.fixes[kept_count] = std::move(fix);
@@ -201,6 +211,17 @@ private:
     return after && is_clean_improvement(before, *after, code);
   }
 
+  // True when the window with the fix applied (fixed_) has no more diagnostics of any code
+  // than `before`.
+  bool adds_nothing(const std::map<std::string_view, int>& before) {
+    const std::optional<std::map<std::string_view, int>> after =
+        limited_counts(fixed_, options_, total(before), &rechecked_);
+    return after && std::all_of(after->begin(), after->end(), [&](const auto& entry) {
+             const auto it = before.find(entry.first);
+             return entry.second <= (it == before.end() ? 0 : it->second);
+           });
+  }
+
   std::string_view text_;
   const CheckOptions& options_;
   std::unordered_map<WindowKey, std::optional<std::map<std::string_view, int>>, WindowKeyHash>
@@ -210,6 +231,26 @@ private:
   size_t rechecked_ = 0;
 };
 
+// The blocks (indices) of checked.diagnostics[first, end) that have a diagnostic with fixes
+// found within the block. A duplicate id's rename in such a block may carry that block's other
+// repairs (the NESL parser's add_rename_fix), which its block's window can judge: the rename
+// must add no diagnostic there. A rename alone adds none, so the blocks without other fixes
+// (most duplicates) are not re-checked for it.
+static std::unordered_set<int32_t> blocks_with_repairs(const std::vector<Diagnostic>& diagnostics,
+                                                       size_t first, size_t end) {
+  std::unordered_set<int32_t> blocks;
+  const bool any_across =
+      std::any_of(diagnostics.begin() + static_cast<ptrdiff_t>(first),
+                  diagnostics.begin() + static_cast<ptrdiff_t>(end),
+                  [](const Diagnostic& d) { return d.across_blocks && !d.fixes.empty(); });
+  if (!any_across) return blocks;
+  for (size_t i = first; i < end; ++i) {
+    const Diagnostic& d = diagnostics[i];
+    if (d.block >= 0 && !d.across_blocks && !d.fixes.empty()) blocks.insert(d.block);
+  }
+  return blocks;
+}
+
 // Syntax fixes are built by the grammar, which cannot see the catalog: a repaired header may
 // create a block that then lacks an `action`. Each such fix is checked on its window with the
 // whole engine and dropped if it would add any diagnostic (the fix property), so every fix the
@@ -218,9 +259,13 @@ size_t verify_fixes(std::string_view text, CheckedDocument& checked, const Check
                     size_t first, size_t end) {
   FixVerifier verifier(text, options);
   end = std::min(end, checked.diagnostics.size());
+  const std::unordered_set<int32_t> repaired = blocks_with_repairs(checked.diagnostics, first, end);
   for (size_t i = first; i < end; ++i) {
     Diagnostic& d = checked.diagnostics[i];
-    if (fix_needs_verifying(d)) verifier.verify(d, fix_window(checked.parsed, d, text.size()));
+    if (fix_needs_verifying(d))
+      verifier.verify(d, fix_window(checked.parsed, d, text.size()));
+    else if (d.across_blocks && !d.fixes.empty() && repaired.count(d.block))
+      verifier.verify(d, fix_window(checked.parsed, d, text.size()), /*adds_none=*/true);
   }
   return verifier.rechecked();
 }

@@ -42,7 +42,9 @@ constexpr size_t kMaxLooseWindowDiagnostics = 16;
 // True when verify_fixes re-checks `d`'s fixes: it has some, from the grammar (a catalog fix
 // is built verified), and a dialect (not INVALID_UTF8), and was not found across blocks (a
 // duplicate id: its block's window, where the fixes are re-checked, holds that block alone and
-// cannot show it, so the re-check would keep every fix).
+// cannot show it, so the re-check would keep every fix). verify_fixes still re-checks such a
+// fix when its block has other fixes (a NESL rename may carry them), and keeps it only if it
+// adds no diagnostic to the block.
 bool fix_needs_verifying(const Diagnostic& d);
 
 // Verifies the fixes of checked.diagnostics[first, end) (all by default); returns the number of

@@ -286,9 +286,23 @@ void NeslParser::finish(ParseContext& ctx, uint32_t line_count) {
                          "Heredoc '" + delim_ + "' not closed before EOF",
                          "Add a line '" + delim_ + "' after the heredoc content.");
     if (!suspicious_seen_) {
+      const size_t end_prefix = era_->end_prefix.size(), delim_prefix = era_->delim_prefix.size();
       if (body_end_marker_ != npos) {
         add_fix(ctx, d, "Close the heredoc before '" + end_marker + "'",
                 {{{body_end_marker_, body_end_marker_}, delim_ + nl_}});
+        fix_id_refs_.push_back(
+            {d, {body_end_marker_ + end_prefix, body_end_marker_ + end_prefix + id_.size()}});
+      } else if (glued_delim_ != npos) {
+        // `EOT_<id>#!end_<id>`: the two split onto lines of their own (text before the
+        // delimiter stays the last content line, as for a glued delimiter).
+        std::vector<TextEdit> edits;
+        if (glued_delim_ > glued_line_begin_) edits.push_back({{glued_delim_, glued_delim_}, nl_});
+        edits.push_back({{glued_delim_ + delim_.size(), glued_end_}, nl_});
+        add_fix(ctx, d, "Put '" + delim_ + "' and '" + end_marker + "' on lines of their own",
+                std::move(edits));
+        fix_id_refs_.push_back({d, {glued_delim_ + delim_prefix, glued_delim_ + delim_.size()}});
+        fix_id_refs_.push_back(
+            {d, {glued_end_ + end_prefix, glued_end_ + end_prefix + id_.size()}});
       } else {
         add_fix(ctx, d, "Close the heredoc and the block",
                 {close_insertion(ctx, delim_ + nl_ + end_marker + nl_)});
@@ -436,11 +450,13 @@ void NeslParser::open_block(const LineRef& line, ParseContext& ctx, const EraSyn
   params_doc_ = ctx.out;
   params_block_ = block_;
   param_key_bits_ = 0;
-  cascade_ = suspicious_seen_ = mismatched_ = false;
+  cascade_ = suspicious_seen_ = false;
   fence_close_begin_ = npos;
   id_refs_.assign(1, blk.id_range);
   era_refs_.assign(1, {line.begin, line.begin + era.marker().size()});
   duplicate_diag_ = legacy_diag_ = kNone;
+  fix_id_refs_.clear();
+  first_diag_ = ctx.out->diagnostics.size();
   if (skip_.active || !skip_.edits.empty()) skip_ = {};
   if (quote_.active) quote_ = {};
   if (pending_header_.active) pending_header_ = {};
@@ -554,7 +570,7 @@ bool NeslParser::plain_assignment_line(const LineRef& line, ParseContext& ctx) {
   heredoc_key_.assign(key);
   heredoc_key_range_ = {base, base + a.key_end};
   heredoc_line_ = line.number;
-  body_begin_ = body_end_ = body_end_marker_ = npos;
+  body_begin_ = body_end_ = body_end_marker_ = glued_delim_ = glued_end_ = npos;
   state_ = State::in_heredoc;
   era_refs_.push_back({base + a.value_begin, base + a.value_begin + era_->delim_prefix.size()});
   id_refs_.push_back({base + a.value_begin + era_->delim_prefix.size(), base + a.value_end});
@@ -622,7 +638,6 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
       id_refs_.push_back({line.begin + r->begin, line.begin + r->end});
       era_refs_.push_back({line.begin, line.begin + era_->end_prefix.size()});
       if (end_id != id_) {
-        mismatched_ = true;
         const int d =
             report(ctx, code::MISMATCHED_END, block_, line.number, {line.begin, line.end},
                    "End marker '" + std::string(end_id) + "' doesn't match block ID '" + id_ + "'",
@@ -793,7 +808,7 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
         heredoc_key_ = key;
         heredoc_key_range_ = span(a.key_begin, a.key_end);
         heredoc_line_ = line.number;
-        body_begin_ = body_end_ = body_end_marker_ = npos;
+        body_begin_ = body_end_ = body_end_marker_ = glued_delim_ = glued_end_ = npos;
         state_ = State::in_heredoc;
         era_refs_.push_back(
             {base + a.value_begin, base + a.value_begin + era_->delim_prefix.size()});
@@ -1001,13 +1016,28 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
       return;
     }
   }
+  // `EOT_<id>#!end_<id>` (blanks between allowed): the heredoc's close glued to the end
+  // marker, which nesl-js reads as a content line. Noted for the fix (see finish()).
+  if (pos != npos && fence_close_begin_ == npos && !close_anchor_seen() &&
+      line.text.substr(0, pos).find("<<") == npos) {
+    const std::string_view rest = line.text.substr(pos + delim_.size());
+    const size_t lead = blank_run(rest.data(), rest.data() + rest.size());
+    const std::string_view marker = rest.substr(lead);
+    if (const auto r = nesl::match_end_marker(marker, *era_);
+        r && marker.substr(r->begin, r->end - r->begin) == id_ && marker.back() != '\'') {
+      glued_line_begin_ = line.begin;
+      glued_delim_ = line.begin + pos;
+      glued_end_ = glued_delim_ + delim_.size() + lead;
+    }
+  }
   note_body_line(line);
 }
 
 void NeslParser::note_body_line(const LineRef& line) {
   if (body_begin_ == npos) body_begin_ = line.begin;
   body_end_ = line.end;
-  if (fence_close_begin_ == npos && !line.text.empty() && line.text[0] == '#') {
+  if (fence_close_begin_ == npos && !close_anchor_seen() && !line.text.empty() &&
+      line.text[0] == '#') {
     if (const auto r = nesl::match_end_marker(line.text, *era_);
         r && line.text.substr(r->begin, r->end - r->begin) == id_ && line.text.back() != '\'')
       body_end_marker_ = line.begin;
@@ -1115,7 +1145,11 @@ void NeslParser::end_skip(ParseContext& ctx, const LineRef* closing, size_t deli
   if (!closing || s.diag == kNone) return;
   if (delim_pos != 0 || delim_len != closing->text.size()) return; // glued closers: no fix
   std::vector<TextEdit> edits = s.edits;
-  if (closing->text != delim_) edits.push_back({{closing->begin, closing->end}, delim_});
+  if (closing->text != delim_)
+    edits.push_back({{closing->begin, closing->end}, delim_});
+  else // already the delimiter: an id spelling once the opener is repaired
+    fix_id_refs_.push_back(
+        {s.diag, {closing->begin + era_->delim_prefix.size(), closing->begin + delim_.size()}});
   add_fix(ctx, s.diag, "Make the heredoc valid ('" + delim_ + "')", std::move(edits));
 }
 
@@ -1128,14 +1162,112 @@ void NeslParser::close_block(ParseContext& ctx, std::optional<uint32_t> end_line
   block_ = -1;
 }
 
-void NeslParser::attach_block_fixes(ParseContext& ctx) {
-  if (duplicate_diag_ != kNone && !mismatched_) {
-    const std::string fresh = fresh_id(ctx.out->blocks[static_cast<size_t>(block_)].start_line + 1);
-    std::vector<TextEdit> edits;
-    for (const ByteRange& r : id_refs_)
-      edits.push_back({r, fresh});
-    add_fix(ctx, duplicate_diag_, "Rename the block id to '" + fresh + "'", std::move(edits));
+namespace {
+
+// True when apply_edits() could not apply `a` and `b` together (as apply_preferred_fixes
+// tells clashing fixes apart).
+bool edits_clash(ByteRange a, ByteRange b) {
+  return a.begin == b.begin || (a.begin < b.end && b.begin < a.end);
+}
+
+// `text`, inserted by a fix of a block whose id is renamed, with the id's structural spellings
+// renamed: lines equal to the delimiter or the end marker, and heredoc openers
+// `<<'EOT_<id>'`. Content lines cannot hold either (the fixes that write content refuse a
+// body holding the delimiter, and an end marker line ends a quoted value).
+std::string rename_written_id(std::string_view text, std::string_view old_delim,
+                              std::string_view new_delim, std::string_view old_end,
+                              std::string_view new_end) {
+  const std::string old_opener = "<<'" + std::string(old_delim) + "'";
+  std::string out;
+  size_t begin = 0;
+  for (;;) {
+    const size_t nl = text.find('\n', begin);
+    std::string_view line = text.substr(begin, nl == std::string_view::npos ? nl : nl - begin);
+    const bool cr = line.ends_with('\r');
+    if (cr) line.remove_suffix(1);
+    if (line == old_delim) {
+      out += new_delim;
+    } else if (line == old_end) {
+      out += new_end;
+    } else if (const size_t at = line.find(old_opener); at != std::string_view::npos) {
+      out.append(line.substr(0, at + 3))
+          .append(new_delim)
+          .append(line.substr(at + 3 + old_delim.size()));
+    } else {
+      out += line;
+    }
+    if (cr) out += '\r';
+    if (nl == std::string_view::npos) break;
+    out += '\n';
+    begin = nl + 1;
   }
+  return out;
+}
+
+} // namespace
+
+// The fix of DUPLICATE_BLOCK_ID: a fresh id for every spelling of the block's id. The block's
+// other preferred fixes may write the old id (an inserted `EOT_<id>` / `#!end_<id>`, a
+// rewritten end marker or delimiter): `blockls fix`, applying them with a plain rename, left
+// those lines with the old id (a new MISMATCHED_END, a heredoc that swallows its closing
+// lines). So the rename carries those fixes, written with the new id, in place of the
+// spellings they rewrite. The carried fixes overlap the rename, so `fix` applies either the
+// rename with them or them alone (the rename then comes with the next check), never a mix.
+void NeslParser::add_rename_fix(ParseContext& ctx) {
+  const std::string fresh = fresh_id(ctx.out->blocks[static_cast<size_t>(block_)].start_line + 1);
+  const std::string old_end = std::string(era_->end_prefix) + id_;
+  const std::string new_end = std::string(era_->end_prefix) + fresh;
+  const std::string new_delim = std::string(era_->delim_prefix) + fresh;
+  std::vector<ByteRange> refs = id_refs_;
+  std::vector<TextEdit> carried;
+  const std::vector<Diagnostic>& diags = ctx.out->diagnostics;
+  for (size_t i = first_diag_; i < diags.size(); ++i) {
+    const Diagnostic& d = diags[i];
+    if (static_cast<int>(i) == duplicate_diag_ || d.block != block_ || d.fixes.empty() ||
+        !d.fixes.front().preferred)
+      continue;
+    // The id spellings this fix makes the block's own (see fix_id_refs_).
+    std::vector<ByteRange> made;
+    for (const auto& [diag, ref] : fix_id_refs_)
+      if (diag == static_cast<int>(i)) made.push_back(ref);
+    std::vector<TextEdit> renamed;
+    bool writes_id = !made.empty(), usable = true;
+    for (const TextEdit& e : d.fixes.front().edits) {
+      TextEdit r = e;
+      const bool on_ref = std::find(refs.begin(), refs.end(), e.range) != refs.end();
+      r.new_text = on_ref && e.new_text == id_
+                       ? fresh // MISMATCHED_END: the end marker's id
+                       : rename_written_id(e.new_text, delim_, new_delim, old_end, new_end);
+      writes_id |= r.new_text != e.new_text;
+      // An edit that rewrites part of an id spelling, or inserts at its start, or one that
+      // clashes with a repair carried already, cannot be carried: no rename then (see below).
+      for (const ByteRange& ref : refs) {
+        if (!edits_clash(e.range, ref)) continue;
+        writes_id = true;
+        if (e.range.begin == e.range.end || e.range.begin > ref.begin || e.range.end < ref.end)
+          usable = false;
+      }
+      for (const TextEdit& c : carried)
+        if (edits_clash(e.range, c.range)) usable = false;
+      renamed.push_back(std::move(r));
+    }
+    if (!writes_id) continue;
+    if (!usable) return; // renamed alone, the block would mix old and new ids: no rename yet
+    carried.insert(carried.end(), renamed.begin(), renamed.end());
+    refs.insert(refs.end(), made.begin(), made.end());
+  }
+  std::vector<TextEdit> edits = carried;
+  for (const ByteRange& ref : refs)
+    if (std::none_of(carried.begin(), carried.end(),
+                     [&](const TextEdit& c) { return edits_clash(c.range, ref); }))
+      edits.push_back({ref, fresh});
+  std::string title = "Rename the block id to '" + fresh + "'";
+  if (!carried.empty()) title += " (with the block's repairs)";
+  add_fix(ctx, duplicate_diag_, std::move(title), std::move(edits));
+}
+
+void NeslParser::attach_block_fixes(ParseContext& ctx) {
+  if (duplicate_diag_ != kNone) add_rename_fix(ctx);
   if (legacy_diag_ != kNone) {
     // Each reference to the old era rewritten: its header marker, end marker prefix and
     // delimiter prefixes. Built in place in the note's (only) fix.

@@ -253,6 +253,7 @@ private:
   void end_skip(ParseContext& ctx, const LineRef* closing, size_t delim_pos, size_t delim_len,
                 bool glued_after_quote);
   void attach_block_fixes(ParseContext& ctx);
+  void add_rename_fix(ParseContext& ctx);
 
   // Diagnostics.
   int report(ParseContext& ctx, SyntaxCode code, int32_t block, uint32_t line, ByteRange range,
@@ -285,11 +286,11 @@ private:
   }
   bool cascade_ = false;         // later errors of this block follow from an earlier one
   bool suspicious_seen_ = false; // a SUSPICIOUS_END explains a later UNCLOSED_BLOCK
-  bool mismatched_ = false;
   size_t fence_close_begin_ = npos;
   std::vector<ByteRange> id_refs_;  // every spelling of the id (header, delimiters, end)
   std::vector<ByteRange> era_refs_; // every era literal (header, delimiters, end prefix)
   int duplicate_diag_ = kNone;
+  size_t first_diag_ = 0; // index of the block's first diagnostic
   int legacy_diag_ = kNone;
   Skip skip_;
   PendingQuote quote_;
@@ -299,7 +300,18 @@ private:
   ByteRange heredoc_key_range_;
   uint32_t heredoc_line_ = 0;
   size_t body_begin_ = npos, body_end_ = npos;
-  size_t body_end_marker_ = npos; // last body line equal to the end marker (fix anchor)
+  // Where the fix of an unclosed heredoc closes it: the first body line equal to the block's
+  // end marker, or the first line `EOT_<id>#!end_<id>` (delimiter and end marker glued,
+  // glued_delim_ and glued_end_ their positions), whichever comes first. A later one is prose
+  // or another block that the heredoc swallowed too.
+  size_t body_end_marker_ = npos;
+  size_t glued_line_begin_ = npos, glued_delim_ = npos, glued_end_ = npos;
+  bool close_anchor_seen() const { return body_end_marker_ != npos || glued_delim_ != npos; }
+  // Id spellings that a fix of the block (the diagnostic's index) turns into the block's own:
+  // the end marker an unclosed heredoc's fix closes before, a glued delimiter, the closing line
+  // of a heredoc whose opener a fix repairs. The rename of a duplicate id that carries the fix
+  // renames them too.
+  std::vector<std::pair<int, ByteRange>> fix_id_refs_;
   // No occurrence of delim_ starts in [delim_clear_from_, delim_clear_until_).
   size_t delim_clear_from_ = 0, delim_clear_until_ = 0;
 
