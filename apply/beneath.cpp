@@ -244,19 +244,20 @@ bool Beneath::read_link(const std::string& path, std::string* out, std::string* 
   return true;
 }
 
+void keep_owner(int temp_fd, uid_t uid, gid_t gid) {
+  if (uid == ::geteuid() && gid == ::getegid()) return;
+  if (::fchown(temp_fd, uid, gid) != 0 && gid != ::getegid())
+    (void)::fchown(temp_fd, static_cast<uid_t>(-1), gid); // the group alone, if allowed
+}
+
 namespace {
 
-// A replaced file keeps its owner and group where the process may give them: root (sudo, or a
-// container writing to a mounted checkout) would otherwise leave every file it edits owned by
-// root, as the temporary file renamed over the target is the process's. Without the right
-// (EPERM: an ordinary user editing another's file in a directory it may write) the file is
-// the process's, as with any editor that saves by renaming.
-void keep_owner(int dir, const std::string& name, int temp_fd) {
+// The owner and group of the regular file `name` in `dir`, kept by the temporary file that
+// replaces it (see keep_owner above); nothing for a new file.
+void keep_owner_of(int dir, const std::string& name, int temp_fd) {
   struct stat old {};
   if (::fstatat(dir, name.c_str(), &old, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(old.st_mode)) return;
-  if (old.st_uid == ::geteuid() && old.st_gid == ::getegid()) return;
-  if (::fchown(temp_fd, old.st_uid, old.st_gid) != 0 && old.st_gid != ::getegid())
-    (void)::fchown(temp_fd, static_cast<uid_t>(-1), old.st_gid); // the group alone, if allowed
+  keep_owner(temp_fd, old.st_uid, old.st_gid);
 }
 
 } // namespace
@@ -290,7 +291,7 @@ bool Beneath::write_file(const std::string& path, std::string_view text, unsigne
     return false;
   };
   if (!write_all(fd.get(), text)) return fail("cannot write");
-  keep_owner(dir.get(), name, fd.get());
+  keep_owner_of(dir.get(), name, fd.get());
   if (::fchmod(fd.get(), (mode ? mode : default_file_mode()) & 0777) != 0)
     return fail("cannot set the mode of");
   if (::fsync(fd.get()) != 0) return fail("cannot fsync");

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 #include <vector>
 
 namespace blockls::apply {
@@ -101,5 +102,14 @@ private:
 
 // The default permissions of a new file (0666 less the umask).
 unsigned default_file_mode();
+
+// Gives `temp_fd`, a temporary file about to be renamed over a file of owner `uid` and group
+// `gid`, that owner and group where the process may: run as root (sudo, a container over a
+// mounted checkout), a rewritten file would otherwise become root's. Failing that (EPERM: an
+// ordinary user cannot give a file away), the group alone, if it is one of the user's; failing
+// that too, the file stays the process's, as with any editor that saves by renaming. Call it
+// before setting the mode: a chown clears the set-user-ID and set-group-ID bits. Shared by
+// apply (Beneath::write_file) and `fix --in-place` (cli/input.cpp).
+void keep_owner(int temp_fd, uid_t uid, gid_t gid);
 
 } // namespace blockls::apply

@@ -3,6 +3,8 @@
 // half-written file.
 #include "cli/input.h"
 
+#include "apply/beneath.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -179,6 +181,9 @@ bool write_file_atomically(const std::string& path, const std::string& text, std
     }
     written += static_cast<size_t>(n);
   }
+  // The owner and group first (as root, the temporary file is root's), then the mode: a chown
+  // clears the set-user-ID and set-group-ID bits.
+  if (existed) apply::keep_owner(fd, st.st_uid, st.st_gid);
   if (existed && ::fchmod(fd, st.st_mode & 07777) != 0) return fail("cannot keep permissions");
   if (::fsync(fd) != 0) return fail("fsync failed");
   if (::close(fd) != 0) {

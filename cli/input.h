@@ -64,8 +64,9 @@ std::optional<InputFile> read_input(const std::string& path, const InputLimits& 
                                     std::string* error);
 
 // Writes `text` to `path` atomically (temporary file in the same directory, fsync, rename),
-// keeping the original file's permissions. A symbolic link stays a link: its target is
-// rewritten.
+// keeping the original file's permissions, and its owner and group where the process may give
+// them (apply::keep_owner). A symbolic link stays a link: its target is rewritten. Other hard
+// links to the file are not: they keep the old text (the rename makes a new inode).
 bool write_file_atomically(const std::string& path, const std::string& text, std::string* error);
 
 std::string display_path(const std::string& path);
