@@ -23,13 +23,19 @@ struct FileState {
   uint64_t too_large = 0;
 };
 
+// The rule of is_read_only below on a regular file's permission bits, shared with
+// `fix --in-place` (cli/check_command.cpp), which reads them with stat(2).
+inline bool owner_may_not_write(uint32_t mode) {
+  return (mode & 0200) == 0;
+}
+
 // Whether blockls refuses to change, replace, move or remove the file (FILE_READ_ONLY): a
 // regular file whose owner may not write it by its mode bits (chmod u-w, chmod a-w, 0444).
 // The bits, not access(2), so that root in CI and the owner at a desk get the same answer;
 // the owner's bit, because the kernel denies the owner on it alone (group and other bits do
 // not help the owner). Mode 0 is a file an earlier action creates (it has no mode yet).
 inline bool is_read_only(const FileState& s) {
-  return s.kind == FileState::Kind::file && s.mode != 0 && (s.mode & 0200) == 0;
+  return s.kind == FileState::Kind::file && s.mode != 0 && owner_may_not_write(s.mode);
 }
 
 // Read access to a tree of files (the disk, or an overlay over it).

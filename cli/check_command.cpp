@@ -2,6 +2,7 @@
 // fix: apply every preferred fix once, print the text, a unified diff, or rewrite in place.
 #include "cli/check_command.h"
 
+#include "apply/file_source.h"
 #include "apply/journal.h"
 #include "apply/workspace_check.h"
 #include "cli/app.h"
@@ -24,8 +25,10 @@
 #include <memory>
 #include <ostream>
 #include <set>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace blockls::cli {
 namespace {
@@ -276,6 +279,36 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   return total.errors > 0 ? kExitFindings : kExitOk;
 }
 
+namespace {
+
+// The permission bits of the regular file `path` names (through a symbolic link, as the
+// rewrite follows it); nullopt for anything else, or what stat(2) cannot see (the read says
+// why).
+std::optional<unsigned> regular_file_mode(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return st.st_mode & 07777;
+}
+
+// Why `fix --in-place` refuses to rewrite `path`, a regular file of `mode`; nullopt when it
+// may. The rule of apply (apply/file_source.h, docs/apply.md): a file whose owner write bit is
+// clear is not replaced (FILE_READ_ONLY), and a file of mode 0000 is one no one may open
+// (NOT_A_FILE). By the mode bits, not access(2), so that root and the owner get the same answer.
+std::optional<std::string> in_place_refusal(const std::string& path, unsigned mode) {
+  if (mode == 0)
+    return fmt::format("blockls: {}: mode 0000: a file no one may read or write is not fixed; "
+                       "give its owner read and write first (chmod u+rw '{}')",
+                       path, path);
+  if (apply::owner_may_not_write(mode))
+    return fmt::format("blockls: {}: read-only (mode {:04o}): --in-place does not rewrite a file "
+                       "its owner may not write; not fixed. Make it writable first (chmod u+w "
+                       "'{}'), or leave it out",
+                       path, mode, path);
+  return std::nullopt;
+}
+
+} // namespace
+
 int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
   if (request.diff && request.in_place) {
     err << "blockls fix: --diff and --in-place cannot be combined\n";
@@ -304,6 +337,8 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
     const std::string& path = request.files[k];
     if (request.in_place && path == "-") {
       r->error = "blockls fix: --in-place cannot rewrite standard input";
+    } else if (request.in_place && regular_file_mode(path) == 0u) {
+      r->error = *in_place_refusal(path, 0); // not even read: no one may (docs/apply.md)
     } else if (std::string error; !(r->file = read_input(path, request.limits, &error))) {
       r->error = "blockls: " + error;
     } else {
@@ -333,6 +368,15 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
     if (request.diff) {
       out << r->diff;
     } else if (request.in_place) {
+      // Judged here, just before the write (as apply judges each effect), and only for a file
+      // that has something to write: a read-only file that needs no fix is left as it is.
+      if (const std::optional<unsigned> mode = regular_file_mode(path); r->applied > 0 && mode) {
+        if (std::optional<std::string> refusal = in_place_refusal(path, *mode)) {
+          err << *refusal << '\n';
+          io_failed = true;
+          return;
+        }
+      }
       std::string error;
       if (r->applied > 0 && !write_file_atomically(path, r->fixed, &error)) {
         err << "blockls: " << error << '\n';

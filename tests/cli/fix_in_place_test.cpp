@@ -1,5 +1,6 @@
-// `blockls fix --in-place` against what `apply` does with the files it replaces: the owner
-// and group are kept.
+// `blockls fix --in-place` against what `apply` does with the files it replaces: read-only
+// files and files of mode 0000 are refused (the file untouched, the other files still fixed,
+// exit 2), and the owner and group are kept.
 #include "support/process.h"
 
 #include <catch2/catch.hpp>
@@ -28,7 +29,69 @@ std::string read_all(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+unsigned mode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 } // namespace
+
+TEST_CASE("fix --in-place refuses a read-only file and still fixes the others",
+          "[cli][fix][read-only]") {
+  // By the mode bits, as apply: the same answer as root (who could write it) and as its owner.
+  const std::string dir = make_temp_dir();
+  const std::string ro = dir + "/ro.txt", rx = dir + "/rx.txt", ok = dir + "/ok.txt",
+                    clean = dir + "/clean.txt";
+  write_text(ro, kBroken);
+  write_text(rx, kBroken);
+  write_text(ok, kBroken);
+  write_text(clean, kFixed);
+  REQUIRE(::chmod(ro.c_str(), 0444) == 0);
+  REQUIRE(::chmod(rx.c_str(), 0575) == 0); // group and other may write: the owner may not
+  REQUIRE(::chmod(clean.c_str(), 0444) == 0);
+  const ProcessResult r = run_blockls({"fix", "--in-place", ro, ok, rx, clean});
+  INFO(r.err);
+  CHECK(r.exit_code == 2); // `fix --help`: 2 usage or I/O error
+  CHECK(contains(r.err, "blockls: " + ro + ": read-only (mode 0444)"));
+  CHECK(contains(r.err, "chmod u+w '" + ro + "'"));
+  CHECK(contains(r.err, "blockls: " + rx + ": read-only (mode 0575)"));
+  CHECK(read_all(ro) == kBroken);
+  CHECK(read_all(rx) == kBroken);
+  CHECK(mode_of(ro) == 0444);
+  CHECK(mode_of(rx) == 0575);
+  CHECK(contains(r.err, ok + ": 1 fix applied, 0 errors left"));
+  CHECK(read_all(ok) == kFixed);
+  // A read-only file that needs no fix is not written, so not refused either (as apply only
+  // refuses what it would change).
+  CHECK(contains(r.err, clean + ": 0 fixes applied, 0 errors left"));
+  CHECK(mode_of(clean) == 0444);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("fix --in-place refuses a file of mode 0000, as root too", "[cli][fix][read-only]") {
+  // As apply: no one may open it. Root could, and used to rewrite it; an ordinary user got
+  // "cannot open"; both now get the same refusal, before the file is read.
+  const std::string dir = make_temp_dir();
+  const std::string none = dir + "/none.txt", ok = dir + "/ok.txt";
+  write_text(none, kBroken);
+  write_text(ok, kBroken);
+  REQUIRE(::chmod(none.c_str(), 0) == 0);
+  const ProcessResult r = run_blockls({"fix", "--in-place", none, ok});
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "blockls: " + none + ": mode 0000"));
+  CHECK(contains(r.err, "chmod u+rw '" + none + "'"));
+  CHECK(mode_of(none) == 0);
+  REQUIRE(::chmod(none.c_str(), 0600) == 0);
+  CHECK(read_all(none) == kBroken);
+  CHECK(read_all(ok) == kFixed);
+  fs::remove_all(dir);
+}
 
 TEST_CASE("fix --in-place keeps the file's owner and group", "[cli][fix][owner]") {
   // As root (sudo, a container over a mounted checkout) the rewritten file used to become
