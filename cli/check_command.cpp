@@ -307,6 +307,18 @@ std::optional<std::string> in_place_refusal(const std::string& path, unsigned mo
   return std::nullopt;
 }
 
+// Whether two of `paths` name the same file (the same device and inode once symbolic links are
+// followed: `t.txt`, `./t.txt` and a link to it are one file). Such a file rewritten in place
+// must be read again after each rewrite, as one job does it.
+bool names_a_file_twice(const std::vector<std::string>& paths) {
+  std::set<std::pair<dev_t, ino_t>> seen;
+  for (const std::string& path : paths) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !seen.emplace(st.st_dev, st.st_ino).second) return true;
+  }
+  return false;
+}
+
 } // namespace
 
 int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
@@ -391,11 +403,9 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
     }
   };
   constexpr size_t kAhead = 32; // files fixed beyond the one being written (memory bound)
-  // A file named twice with --in-place is read the second time after the first rewrite, as
-  // one job does it.
-  const std::set<std::string> distinct(request.files.begin(), request.files.end());
-  const unsigned jobs =
-      request.in_place && distinct.size() < request.files.size() ? 1 : request.jobs;
+  // A file named twice with --in-place (by one name or by aliases) is read the second time
+  // after the first rewrite, as one job does it.
+  const unsigned jobs = request.in_place && names_a_file_twice(request.files) ? 1 : request.jobs;
   for_each_ordered(request.files.size(), jobs, kAhead, fix_file, take_file);
   if (io_failed) return kExitUsage;
   return errors_remain ? kExitFindings : kExitOk;

@@ -1,6 +1,7 @@
 // `blockls fix --in-place` against what `apply` does with the files it replaces: read-only
 // files and files of mode 0000 are refused (the file untouched, the other files still fixed,
-// exit 2), and the owner and group are kept.
+// exit 2), the owner and group are kept, and one file named by aliased paths is fixed as
+// `-j 1` fixes it whatever -j.
 #include "support/process.h"
 
 #include <catch2/catch.hpp>
@@ -13,6 +14,7 @@
 using blockls::test::make_temp_dir;
 using blockls::test::ProcessResult;
 using blockls::test::run_blockls;
+using blockls::test::run_process;
 using blockls::test::write_text;
 namespace fs = std::filesystem;
 
@@ -122,4 +124,26 @@ TEST_CASE("fix --in-place keeps the file's owner and group", "[cli][fix][owner]"
     CHECK((st.st_mode & 07777) == 0600);
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("fix --in-place -j N reports one file named by aliased paths as -j 1 does",
+          "[cli][fix][parallel]") {
+  // t.txt, ./t.txt and a link to it are one file (one device and inode): the second and third
+  // are read after the first rewrite, so they have nothing left to fix.
+  std::string one_err;
+  for (const std::string jobs : {"1", "2", "3"}) {
+    INFO("-j " << jobs);
+    const std::string dir = make_temp_dir();
+    write_text(dir + "/t.txt", kBroken);
+    REQUIRE(::symlink("t.txt", (dir + "/l.txt").c_str()) == 0);
+    const ProcessResult r = run_process(
+        BLOCKLS_BINARY, {"fix", "--in-place", "-j", jobs, "t.txt", "./t.txt", "l.txt"}, "", dir);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err == "t.txt: 1 fix applied, 0 errors left\n"
+                   "./t.txt: 0 fixes applied, 0 errors left\n"
+                   "l.txt: 0 fixes applied, 0 errors left\n");
+    CHECK(read_all(dir + "/t.txt") == kFixed);
+    CHECK(fs::is_symlink(fs::symlink_status(dir + "/l.txt")));
+    fs::remove_all(dir);
+  }
 }
