@@ -319,6 +319,13 @@ bool names_a_file_twice(const std::vector<std::string>& paths) {
   return false;
 }
 
+// The name of `path` in a diff header after "a/" or "b/": without its leading slashes, as git
+// writes an absolute path (`a/tmp/x`, not `a//tmp/x`).
+std::string diff_name(const std::string& path) {
+  const std::string shown = display_path(path);
+  return shown.substr(std::min(shown.find_first_not_of('/'), shown.size()));
+}
+
 } // namespace
 
 int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
@@ -362,8 +369,8 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
       } else {
         r->errors_left = check_document(r->fixed, options).error_count();
         if (request.diff)
-          r->diff = unified_diff(r->file->text, r->fixed, "a/" + display_path(path),
-                                 "b/" + display_path(path));
+          r->diff =
+              unified_diff(r->file->text, r->fixed, "a/" + diff_name(path), "b/" + diff_name(path));
       }
     }
     slots[k] = std::move(r);

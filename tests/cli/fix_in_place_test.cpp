@@ -1,7 +1,7 @@
-// `blockls fix --in-place` against what `apply` does with the files it replaces: read-only
-// files and files of mode 0000 are refused (the file untouched, the other files still fixed,
-// exit 2), the owner and group are kept, and one file named by aliased paths is fixed as
-// `-j 1` fixes it whatever -j.
+// `blockls fix --in-place` and `--diff` against what `apply` does with the files it replaces:
+// read-only files and files of mode 0000 are refused (the file untouched, the other files
+// still fixed, exit 2), the owner and group are kept, one file named by aliased paths is
+// fixed as `-j 1` fixes it whatever -j, and a diff of an absolute path has git's headers.
 #include "support/process.h"
 
 #include <catch2/catch.hpp>
@@ -146,4 +146,22 @@ TEST_CASE("fix --in-place -j N reports one file named by aliased paths as -j 1 d
     CHECK(fs::is_symlink(fs::symlink_status(dir + "/l.txt")));
     fs::remove_all(dir);
   }
+}
+
+TEST_CASE("fix --diff names an absolute path as git does", "[cli][fix]") {
+  const std::string dir = make_temp_dir(); // absolute
+  REQUIRE(dir.front() == '/');
+  const std::string file = dir + "/abs.txt";
+  write_text(file, kBroken);
+  const ProcessResult r = run_blockls({"fix", "--diff", file});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  const std::string name = file.substr(1);
+  CHECK(contains(r.out, "--- a/" + name + "\n"));
+  CHECK(contains(r.out, "+++ b/" + name + "\n"));
+  CHECK(!contains(r.out, "a//"));
+  // A relative path is unchanged.
+  const ProcessResult rel = run_process(BLOCKLS_BINARY, {"fix", "--diff", "abs.txt"}, "", dir);
+  CHECK(contains(rel.out, "--- a/abs.txt\n+++ b/abs.txt\n"));
+  fs::remove_all(dir);
 }
