@@ -195,7 +195,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   fix_cmd->add_option("files", fix.files, "Transcript files, or - for standard input")->required();
   auto* diff_flag =
       fix_cmd->add_flag("--diff", fix.diff, "Print a unified diff instead of the text");
-  fix_cmd->add_flag("--in-place", fix.in_place, "Rewrite the files (atomically)")
+  fix_cmd
+      ->add_flag(
+          "--in-place", fix.in_place,
+          "Rewrite the files (atomically, keeping mode and owner; a read-only file is refused)")
       ->excludes(diff_flag);
   fix_cmd->add_option("--schema", fix_schema, "Action schema (see check --schema)");
   fix_cmd->add_option("--dialects", fix_dialects, "Comma-separated dialects to parse")
