@@ -24,15 +24,7 @@ FileState BeneathSource::read(const std::string& path) const {
     s.kind = FileState::Kind::other;
     return s;
   case EntryKind::file:
-    if (info.mode == 0) { // a mode-0000 file: see DiskSource (apply/file_source.h)
-      s.kind = FileState::Kind::other;
-      return s;
-    }
-    if (info.size > max_file_bytes_) {
-      s.kind = FileState::Kind::other;
-      s.too_large = info.size;
-      return s;
-    }
+    if (not_read(info.mode, info.size, max_file_bytes_, &s)) return s;
     if (!files_.read_file(path, &text, &error)) {
       s.kind = FileState::Kind::other; // unreadable, or no longer a file
       return s;

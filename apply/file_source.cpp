@@ -43,15 +43,7 @@ FileState DiskSource::read(const std::string& path) const {
     }
     return s;
   }
-  if (s.mode == 0) { // a mode-0000 file: see the class comment
-    s.kind = Kind::other;
-    return s;
-  }
-  if (static_cast<uint64_t>(st.st_size) > max_file_bytes_) {
-    s.kind = Kind::other;
-    s.too_large = static_cast<uint64_t>(st.st_size);
-    return s;
-  }
+  if (not_read(s.mode, static_cast<uint64_t>(st.st_size), max_file_bytes_, &s)) return s;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) {
     s.kind = Kind::other;

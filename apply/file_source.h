@@ -38,6 +38,17 @@ inline bool is_read_only(const FileState& s) {
   return s.kind == FileState::Kind::file && s.mode != 0 && owner_may_not_write(s.mode);
 }
 
+// A regular file of permission bits `mode` and `size` bytes that a disk source does not read:
+// sets `*s` to `other` (FILE_TOO_LARGE past `max_file_bytes`) and returns true. A file of mode
+// 0000 is one (see DiskSource). Shared by the disk sources, so that the check and the re-check
+// before a write judge a file alike.
+inline bool not_read(uint32_t mode, uint64_t size, uint64_t max_file_bytes, FileState* s) {
+  if (mode != 0 && size <= max_file_bytes) return false;
+  s->kind = FileState::Kind::other;
+  if (mode != 0) s->too_large = size;
+  return true;
+}
+
 // Read access to a tree of files (the disk, or an overlay over it).
 class FileSource {
 public:

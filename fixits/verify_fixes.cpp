@@ -54,6 +54,16 @@ std::map<std::string_view, int> code_counts(const std::vector<Diagnostic>& diagn
   return counts;
 }
 
+// True when `after` has no more diagnostics of any code than `before`, save code `ignored`.
+bool adds_no_diagnostic(const std::map<std::string_view, int>& before,
+                        const std::map<std::string_view, int>& after,
+                        std::string_view ignored = {}) {
+  return std::all_of(after.begin(), after.end(), [&](const auto& entry) {
+    const auto it = before.find(entry.first);
+    return entry.first == ignored || entry.second <= (it == before.end() ? 0 : it->second);
+  });
+}
+
 // True when `after` has fewer `code` diagnostics than `before` and no more of any code, save
 // DUPLICATE_BLOCK_ID: no fix writes a used id, so a new one is a block the fix brought back
 // into view (a heredoc or block closed before the end marker it had swallowed, the lines after
@@ -61,11 +71,7 @@ std::map<std::string_view, int> code_counts(const std::vector<Diagnostic>& diagn
 // all the same; the warning comes with its own rename.
 bool is_clean_improvement(const std::map<std::string_view, int>& before,
                           const std::map<std::string_view, int>& after, std::string_view code) {
-  for (const auto& [c, n] : after) {
-    if (c == code::DUPLICATE_BLOCK_ID.name) continue;
-    const auto it = before.find(c);
-    if (n > (it == before.end() ? 0 : it->second)) return false;
-  }
+  if (!adds_no_diagnostic(before, after, code::DUPLICATE_BLOCK_ID.name)) return false;
   const auto a = after.find(code), b = before.find(code);
   return (a == after.end() ? 0 : a->second) < (b == before.end() ? 0 : b->second);
 }
@@ -216,10 +222,7 @@ private:
   bool adds_nothing(const std::map<std::string_view, int>& before) {
     const std::optional<std::map<std::string_view, int>> after =
         limited_counts(fixed_, options_, total(before), &rechecked_);
-    return after && std::all_of(after->begin(), after->end(), [&](const auto& entry) {
-             const auto it = before.find(entry.first);
-             return entry.second <= (it == before.end() ? 0 : it->second);
-           });
+    return after && adds_no_diagnostic(before, *after);
   }
 
   std::string_view text_;

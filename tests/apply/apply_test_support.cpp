@@ -102,6 +102,16 @@ std::vector<Diagnostic> check_in(const std::string& text, const TempRoot& root) 
   return checked.diagnostics;
 }
 
+apply::BlockRun run_checked_block_on_disk(const WorkspaceChecked& c,
+                                          const apply::ApplyConfig& config,
+                                          std::vector<Diagnostic>* diags, size_t block) {
+  apply::StateDir state;
+  std::string error;
+  REQUIRE(state.open(config, &error));
+  const apply::SimulationInput in{c.text, &c.checked, &c.ws.plan, &config};
+  return run_block_on_disk(in, c.ws.simulation.blocks.at(block), state, diags);
+}
+
 const Diagnostic* find_code(const std::vector<Diagnostic>& ds, std::string_view code) {
   for (const Diagnostic& d : ds)
     if (d.code == code) return &d;

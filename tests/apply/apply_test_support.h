@@ -4,6 +4,7 @@
 #pragma once
 
 #include "apply/config.h"
+#include "apply/disk_backend.h"
 #include "apply/workspace_check.h"
 #include "diagnostics/check.h"
 #include "grammar/model.h"
@@ -55,6 +56,12 @@ struct WorkspaceChecked {
 };
 std::unique_ptr<WorkspaceChecked> check_with_workspace(const std::string& text,
                                                        const apply::ApplyConfig& config);
+
+// Runs block `block` of a checked transcript on disk (apply's re-check, journal and writes),
+// holding the root's state directory for the run; its diagnostics go to `diags`.
+apply::BlockRun run_checked_block_on_disk(const WorkspaceChecked& c,
+                                          const apply::ApplyConfig& config,
+                                          std::vector<Diagnostic>* diags, size_t block = 0);
 
 // The first diagnostic with `code`, or null.
 const Diagnostic* find_code(const std::vector<Diagnostic>& ds, std::string_view code);

@@ -219,12 +219,8 @@ TEST_CASE("the disk backend re-checks: a file changed after the check is not ove
   REQUIRE(c->ws.simulation.blocks[0].ok);
   // Someone edits a.txt after the check; the old text is still there, but the file changed.
   put_file(root.dir + "/a.txt", "hello world\nand more\n");
-  StateDir state;
-  std::string error;
-  REQUIRE(state.open(root.config, &error));
-  const SimulationInput in{c->text, &c->checked, &c->ws.plan, &root.config};
   std::vector<Diagnostic> diags;
-  const BlockRun run = run_block_on_disk(in, c->ws.simulation.blocks[0], state, &diags);
+  const BlockRun run = run_checked_block_on_disk(*c, root.config, &diags);
   CHECK(!run.applied);
   CHECK(run.code == "FILE_CHANGED");
   CHECK(run.changed_files == std::vector<std::string>{root.dir + "/a.txt"});
@@ -234,8 +230,7 @@ TEST_CASE("the disk backend re-checks: a file changed after the check is not ove
   put_file(root.dir + "/a.txt", "hello\r\nworld\r\n");
   REQUIRE(::chmod((root.dir + "/a.txt").c_str(), 0751) == 0);
   auto c2 = check_with_workspace(text, root.config);
-  const SimulationInput in2{c2->text, &c2->checked, &c2->ws.plan, &root.config};
-  const BlockRun ok = run_block_on_disk(in2, c2->ws.simulation.blocks[0], state, &diags);
+  const BlockRun ok = run_checked_block_on_disk(*c2, root.config, &diags);
   CHECK(ok.applied);
   CHECK(get_file(root.dir + "/a.txt") == "bye\r\nworld\r\n");
   struct stat st {};

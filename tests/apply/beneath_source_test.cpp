@@ -28,7 +28,7 @@ TEST_CASE("BeneathSource reads as DiskSource, but never through a link", "[apply
 
   // The same answers where no link is on the way.
   for (const std::string& path : {root + "/sub/a.txt", root + "/sub", root + "/sub/link",
-                                 root + "/missing.txt", root + "/sub/missing/x"}) {
+                                  root + "/missing.txt", root + "/sub/missing/x"}) {
     INFO(path);
     const FileState b = beneath.read(path), d = disk.read(path);
     CHECK(static_cast<int>(b.kind) == static_cast<int>(d.kind));

@@ -15,15 +15,7 @@ TEST_CASE("a replaced file keeps its owner and group", "[apply][owner][cli]") {
   const std::string root = make_temp_dir();
   const std::string file = root + "/mine.txt";
   put_file(file, "alpha\n");
-  // As root the file is given to another user first (what a sudo run finds in a checkout);
-  // otherwise it is the process's own, and must stay so.
-  const bool as_root = ::geteuid() == 0;
-  const uid_t uid = as_root ? 4242 : ::geteuid();
-  const gid_t gid = as_root ? 4343 : ::getegid();
-  if (as_root)
-    REQUIRE(::chown(file.c_str(), uid, gid) == 0);
-  else
-    WARN("not root: only the process's own file is checked, not another owner's");
+  const FileOwner owner = give_to_another_owner(file);
   const ProcessResult p = run_blockls(
       {"apply", "--root", root, "-"},
       "#!nesl [@three-char-SHA-256: ow1]\naction = \"file_replace_text\"\npath = \"mine.txt\"\n"
@@ -35,7 +27,7 @@ TEST_CASE("a replaced file keeps its owner and group", "[apply][owner][cli]") {
   CHECK(get_file(file) == "beta\ngamma");
   struct stat st {};
   REQUIRE(::stat(file.c_str(), &st) == 0);
-  CHECK(st.st_uid == uid);
-  CHECK(st.st_gid == gid);
+  CHECK(st.st_uid == owner.uid);
+  CHECK(st.st_gid == owner.gid);
   std::filesystem::remove_all(root);
 }

@@ -252,12 +252,8 @@ TEST_CASE("a file made read-only after the check is caught by the re-check befor
   REQUIRE(c->ws.simulation.blocks.size() == 1);
   REQUIRE(c->ws.simulation.blocks[0].ok);
   REQUIRE(::chmod((root.dir + "/a.txt").c_str(), 0444) == 0);
-  apply::StateDir state;
-  std::string error;
-  REQUIRE(state.open(root.config, &error));
-  const apply::SimulationInput in{c->text, &c->checked, &c->ws.plan, &root.config};
   std::vector<Diagnostic> diags;
-  const apply::BlockRun run = run_block_on_disk(in, c->ws.simulation.blocks[0], state, &diags);
+  const apply::BlockRun run = run_checked_block_on_disk(*c, root.config, &diags);
   CHECK(!run.applied);
   CHECK(run.code == "FILE_READ_ONLY");
   CHECK(find_code(diags, "FILE_READ_ONLY") != nullptr);

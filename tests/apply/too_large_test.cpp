@@ -204,12 +204,8 @@ TEST_CASE("a file grown past the limit after the check is refused by the re-chec
   REQUIRE(c->ws.simulation.blocks[0].ok);
   const std::string grown = "hello\n" + std::string(200, 'z');
   put_file(root.dir + "/a.txt", grown);
-  apply::StateDir state;
-  std::string error;
-  REQUIRE(state.open(root.config, &error));
-  const apply::SimulationInput in{c->text, &c->checked, &c->ws.plan, &root.config};
   std::vector<Diagnostic> diags;
-  const apply::BlockRun run = run_block_on_disk(in, c->ws.simulation.blocks[0], state, &diags);
+  const apply::BlockRun run = run_checked_block_on_disk(*c, root.config, &diags);
   INFO(run.code << ": " << run.error);
   CHECK(!run.applied);
   CHECK(run.code == "FILE_CHANGED"); // it changed since the check: that is said first

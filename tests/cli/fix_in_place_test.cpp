@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+using blockls::test::FileOwner;
+using blockls::test::give_to_another_owner;
 using blockls::test::make_temp_dir;
 using blockls::test::ProcessResult;
 using blockls::test::run_blockls;
@@ -103,13 +105,7 @@ TEST_CASE("fix --in-place keeps the file's owner and group", "[cli][fix][owner]"
   write_text(file, kBroken);
   REQUIRE(::chmod(file.c_str(), 0600) == 0);
   REQUIRE(::symlink("own.txt", link.c_str()) == 0);
-  const bool as_root = ::geteuid() == 0;
-  const uid_t uid = as_root ? 4242 : ::geteuid();
-  const gid_t gid = as_root ? 4343 : ::getegid();
-  if (as_root)
-    REQUIRE(::chown(file.c_str(), uid, gid) == 0);
-  else
-    WARN("not root: only the process's own file is checked, not another owner's");
+  const FileOwner owner = give_to_another_owner(file);
   for (const std::string& path : {file, link}) {
     INFO(path);
     write_text(file, kBroken); // keeps the inode, its owner and its mode
@@ -119,8 +115,8 @@ TEST_CASE("fix --in-place keeps the file's owner and group", "[cli][fix][owner]"
     CHECK(read_all(file) == kFixed);
     struct stat st {};
     REQUIRE(::stat(file.c_str(), &st) == 0);
-    CHECK(st.st_uid == uid);
-    CHECK(st.st_gid == gid);
+    CHECK(st.st_uid == owner.uid);
+    CHECK(st.st_gid == owner.gid);
     CHECK((st.st_mode & 07777) == 0600);
   }
   fs::remove_all(dir);

@@ -2,6 +2,7 @@
 // writes a lot to both cannot deadlock the test.
 #include "support/process.h"
 
+#include <catch2/catch.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -117,6 +118,16 @@ std::string make_temp_dir() {
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
   f << text;
+}
+
+FileOwner give_to_another_owner(const std::string& path) {
+  if (::geteuid() != 0) {
+    WARN("not root: only the process's own file is checked, not another owner's");
+    return {::geteuid(), ::getegid()};
+  }
+  const FileOwner other{4242, 4343};
+  REQUIRE(::chown(path.c_str(), other.uid, other.gid) == 0);
+  return other;
 }
 
 } // namespace blockls::test

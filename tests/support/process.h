@@ -33,4 +33,13 @@ ProcessResult run_blockls(const std::vector<std::string>& args, const std::strin
 std::string make_temp_dir();
 void write_text(const std::string& path, const std::string& text);
 
+// The owner and group a file should keep through a rewrite: as root the file is first given to
+// another user (4242:4343, what a sudo run finds in a checkout); otherwise it stays the
+// process's own (a WARN says that only that case is checked: a user cannot give files away).
+struct FileOwner {
+  uid_t uid;
+  gid_t gid;
+};
+FileOwner give_to_another_owner(const std::string& path);
+
 } // namespace blockls::test
