@@ -6,7 +6,11 @@
 // reference: the stream writes the same blocks and errors as JSON, and value_chunk events
 // besides), and the latency p50/p99 (target p99 < 1 ms). Every time is the best of 5 runs.
 // In-process: the pipe is not in these figures; each event's JSON text is, appended to a buffer as
-// the command writes it. One command: scripts/bench-stream.sh [MB (2)].
+// the command gathers a read's events (cleared after each feed, where the command writes them).
+// With the binary: the whole processes as well — `blockls stream` fed 64-byte and 4 KiB reads
+// through a pipe beside `blockls check --format json FILE`, by CPU time, and `cat` fed the same
+// way (the cost of the reads alone, which no reader avoids) — and the latency through a pipe.
+// One command: scripts/bench-stream.sh [MB (2)].
 #include "bench/transcript_generator.h"
 #include "cli/stream_session.h"
 #include "diagnostics/json_report.h"
@@ -18,8 +22,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <string>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -42,17 +50,19 @@ struct StreamRun {
 StreamRun stream(const std::string& text, size_t chunk, bool clock_feeds) {
   StreamRun run;
   Clock::time_point fed;
-  std::string sink; // what `blockls stream` would write (kept short: cleared as it grows)
+  // What `blockls stream` writes, gathered as the command gathers it: a read's events, each and
+  // its line break, are appended to one buffer, written (here: cleared) once the read is parsed.
+  std::string sink;
   blockls::cli::StreamSession session({}, [&](const blockls::cli::StreamEvent& e) {
     sink.append(e.json);
     sink.push_back('\n');
-    if (sink.size() > (1u << 20)) sink.clear();
     if (clock_feeds && e.type == "block_end") run.latencies.push_back(seconds_since(fed));
   });
   const Clock::time_point start = Clock::now();
   for (size_t at = 0; at < text.size(); at += chunk) {
     if (clock_feeds) fed = Clock::now();
     session.feed(std::string_view(text).substr(at, chunk));
+    sink.clear();
   }
   session.finish();
   run.seconds = seconds_since(start);
@@ -163,6 +173,115 @@ std::vector<double> pipe_latencies(const std::string& binary, const std::string&
   return latencies;
 }
 
+// One whole process fed through pipes as an agent feeds it: `binary args...` with its standard
+// input a pipe the text is written into `chunk` bytes per write(2), its standard output a pipe
+// read (and thrown away) as it comes. The stream reads whatever the pipe holds when it asks, so
+// its reads are as small as the writes only while it keeps up: `reads` says how many it made.
+struct ProcessRun {
+  double cpu = -1; // user + system seconds of the child; < 0: it failed
+  double wall = 0; // fork to exit
+  long reads = 0;  // read(2) calls the child made (/proc/PID/io syscr), 0 if unknown
+};
+
+ProcessRun fed_process(const std::string& binary, const std::vector<std::string>& args,
+                       const std::string& text, size_t chunk, bool paced) {
+  ProcessRun run;
+  int in[2], out[2];
+  if (::pipe(in) != 0) return run;
+  if (::pipe(out) != 0) {
+    ::close(in[0]);
+    ::close(in[1]);
+    return run;
+  }
+  std::vector<const char*> argv{binary.c_str()};
+  for (const std::string& a : args)
+    argv.push_back(a.c_str());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  const Clock::time_point start = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::close(in[0]);
+    ::close(in[1]);
+    ::close(out[0]);
+    ::close(out[1]);
+    ::execv(binary.c_str(), const_cast<char* const*>(argv.data()));
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  std::thread drain([fd = out[0]] {
+    char buffer[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+    }
+  });
+  bool ok = pid > 0;
+  for (size_t at = 0; ok && at < text.size(); at += chunk) {
+    // Paced: the next chunk once the child has read the last one (the pipe is empty), so that
+    // each of its reads gets one chunk, as when the model's tokens arrive slower than it reads.
+    for (int queued = 1; paced && ::ioctl(in[1], FIONREAD, &queued) == 0 && queued > 0;)
+      ;
+    ok = write_all(in[1], std::string_view(text).substr(at, chunk));
+  }
+  ::close(in[1]);
+  drain.join();
+  ::close(out[0]);
+  if (pid <= 0) return run;
+  // Its read count, while it is a zombie (still readable): then reaped with its CPU time.
+  siginfo_t info{};
+  if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) == 0) {
+    std::ifstream io("/proc/" + std::to_string(pid) + "/io");
+    for (std::string line; std::getline(io, line);)
+      if (line.rfind("syscr:", 0) == 0) run.reads = std::atol(line.c_str() + 6);
+  }
+  int status = 0;
+  rusage usage{};
+  if (::wait4(pid, &status, 0, &usage) != pid) return run;
+  run.wall = seconds_since(start);
+  if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) >= 2) return run;
+  run.cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+            static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  return run;
+}
+
+// The whole processes side by side, interleaved, `runs` each: `blockls stream` fed `chunk` bytes
+// a read (paced, see fed_process) against the one-shot `blockls check --format json FILE` of
+// the same text (`path`), by CPU time (the writer's pace sets the stream's wall time). Prints
+// the medians and the stream's throughput (input per CPU second) as a multiple of the check's.
+// False when a process failed.
+bool compare_processes(const std::string& binary, const std::string& text, const std::string& path,
+                       size_t chunk, int runs) {
+  std::vector<double> stream_cpu, check_cpu, cat_cpu;
+  std::vector<long> reads;
+  for (int i = 0; i < runs; ++i) {
+    const ProcessRun s = fed_process(binary, {"stream"}, text, chunk, true);
+    const ProcessRun c = fed_process(binary, {"check", "--format", "json", path}, "", chunk, false);
+    // The floor: a process that only reads the chunks as they come and writes them out.
+    const ProcessRun floor = fed_process("/bin/cat", {}, text, chunk, true);
+    if (s.cpu < 0 || c.cpu < 0 || floor.cpu < 0) return false;
+    stream_cpu.push_back(s.cpu);
+    check_cpu.push_back(c.cpu);
+    cat_cpu.push_back(floor.cpu);
+    reads.push_back(s.reads);
+  }
+  std::sort(reads.begin(), reads.end());
+  const double s = percentile(stream_cpu, 0.5), c = percentile(check_cpu, 0.5);
+  const long r = reads[reads.size() / 2];
+  std::printf("whole process, %5zu-byte reads (%ld reads of %zu bytes): stream cpu %.4f s, "
+              "check --format json FILE cpu %.4f s (medians of %d, interleaved): RATIO %.2fx "
+              "(target >= 0.80x) %s\n"
+              "  the floor, cat fed the same way (it only reads and writes): cpu %.4f s, so at "
+              "most %.2fx for any reader\n",
+              chunk, r, text.size(), s, c, runs, c / s, c / s >= 0.8 ? "MET" : "NOT MET",
+              percentile(cat_cpu, 0.5), c / percentile(cat_cpu, 0.5));
+  return true;
+}
+
 } // namespace
 
 namespace {
@@ -258,6 +377,18 @@ int main(int argc, char** argv) {
                 json_ratio, json_ratio >= 0.8 ? "MET" : "NOT MET");
   }
   if (!binary.empty()) {
+    char path[] = "/tmp/blockls-bench-stream-XXXXXX";
+    const int fd = ::mkstemp(path);
+    const bool written = fd >= 0 && write_all(fd, text);
+    if (fd >= 0) ::close(fd);
+    bool compared = written;
+    for (size_t chunk : {size_t{64}, size_t{4096}})
+      compared = compared && compare_processes(binary, text, path, chunk, 7);
+    if (fd >= 0) ::unlink(path);
+    if (!compared) {
+      std::printf("whole process: FAILED (could not run %s)\n", binary.c_str());
+      return 1;
+    }
     const std::vector<double> latencies = pipe_latencies(binary, text);
     if (latencies.empty()) {
       std::printf("through a pipe: FAILED (could not run %s stream)\n", binary.c_str());
