@@ -223,10 +223,67 @@ bool plain_quoted(std::string_view text, const Parameter& p) {
   return token.size() == p.value(text).size() + 2 && token.front() == '"' && token.back() == '"';
 }
 
+// The parameter names an action takes in the dialect's terms (TELT's upper-case ones).
+std::vector<std::string> param_names_of(const ActionSpec& spec, const CatalogRules& rules) {
+  std::vector<std::string> names;
+  for (const ParamSpec& ps : spec.params) {
+    if (rules.names == CatalogNames::upper)
+      names.insert(names.end(), ps.telt_names.begin(), ps.telt_names.end());
+    else
+      names.push_back(ps.name);
+  }
+  return names;
+}
+
+// For a command renamed to a catalog action (`renamed`, its view): renames each parameter that
+// action does not know to its closest name (close_names' first, not one the command has already
+// where the dialect has no repeats) in `renamed` and adds the edit and its words to `fix`
+// ("... and 'CONTNT' to 'CONTENT'"). `*names` keeps the new names the view points to. False when
+// some unknown parameter has no such name (or none is unknown: nothing to add).
+bool rename_unknown_params(const ActionCatalog& catalog, const CatalogRules& rules,
+                           const Command& command, const Located& loc, CommandView& renamed,
+                           std::vector<std::string>* names, Fix* fix) {
+  const ActionSpec* spec = find_action(catalog, renamed.dialect, renamed.name);
+  if (!spec) return false;
+  const std::vector<std::string> candidates = param_names_of(*spec, rules);
+  names->reserve(renamed.params.size()); // (the views point into it: no reallocation)
+  for (size_t i = 0; i < renamed.params.size(); ++i) {
+    const std::string_view name = renamed.params[i].name;
+    if (find_param(*spec, renamed.dialect, name)) continue;
+    std::optional<std::string> pick;
+    for (std::string& c : close_names(name, candidates)) {
+      if (rules.repeated_params || std::none_of(command.params.begin(), command.params.end(),
+                                                [&](const Parameter& p) { return p.name == c; })) {
+        pick = std::move(c);
+        break;
+      }
+    }
+    if (!pick) return false;
+    fix->title += fmt::format(" and '{}' to '{}'", name, *pick);
+    fix->edits.push_back({loc.params[i]->name_range, *pick});
+    renamed.params[i].name = names->emplace_back(std::move(*pick));
+  }
+  return !names->empty();
+}
+
+// The hint over the names a diagnostic's fixes offer, in their order (the preferred first):
+// "Did you mean 'A'?", "... 'A' or 'B'?", "... 'A', 'B' or 'C'?" — every name a fix offers,
+// not only the last one looked at.
+std::string did_you_mean(const std::vector<std::string>& names) {
+  std::string hint = "Did you mean ";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) hint += i + 1 == names.size() ? " or " : ", ";
+    hint += fmt::format("'{}'", names[i]);
+  }
+  hint += '?';
+  return hint;
+}
+
 void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
                const CommandView& view, const Located& loc, const ActionCatalog& catalog,
                std::string_view text, bool report_missing) {
   const CatalogRules& rules = rules_of(view.dialect);
+  std::vector<std::string> offered; // the names the fixes offer, the preferred one first
   if (issue.code == "UNKNOWN_COMMAND" || issue.code == "UNKNOWN_ACTION") {
     const std::vector<std::string>& candidates = catalog.all_names(view.dialect);
     ByteRange target = loc.command->name_range;
@@ -240,24 +297,27 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
     for (const std::string& c : close_names(view.name, candidates)) {
       CommandView renamed = view;
       renamed.name = c;
+      Fix fix{fmt::format("Change '{}' to '{}'", view.name, c), d.fixes.empty(), {{target, c}}};
+      // A command misspelt with a parameter misspelt too (its parameters are only looked at
+      // once the command is known): the parameters renamed with it, when that makes it clean.
+      std::vector<std::string> param_names;
+      if (!is_clean_improvement(all, collect_issues(catalog, renamed, report_missing),
+                                issue.code) &&
+          !rename_unknown_params(catalog, rules, *loc.command, loc, renamed, &param_names, &fix)) {
+        continue;
+      }
       if (!is_clean_improvement(all, collect_issues(catalog, renamed, report_missing), issue.code))
         continue;
-      d.fixes.push_back(
-          {fmt::format("Change '{}' to '{}'", view.name, c), d.fixes.empty(), {{target, c}}});
-      d.fix_hint = fmt::format("Did you mean '{}'?", c);
+      d.fixes.push_back(std::move(fix));
+      offered.push_back(c);
     }
+    if (!offered.empty()) d.fix_hint = did_you_mean(offered);
     return;
   }
   if (issue.code == "UNKNOWN_PARAM") {
     const ActionSpec* spec = find_action(catalog, view.dialect, view.name);
     if (!spec) return;
-    std::vector<std::string> candidates;
-    for (const ParamSpec& ps : spec->params) {
-      if (rules.names == CatalogNames::upper)
-        candidates.insert(candidates.end(), ps.telt_names.begin(), ps.telt_names.end());
-      else
-        candidates.push_back(ps.name);
-    }
+    const std::vector<std::string> candidates = param_names_of(*spec, rules);
     const std::string_view name = view.params[issue.param].name;
     for (const std::string& c : close_names(name, candidates)) {
       // Without repeats (NESL), a key that exists already would be a DUPLICATE_KEY error.
@@ -272,8 +332,9 @@ void add_fixes(Diagnostic& d, const Issue& issue, const std::vector<Issue>& all,
       d.fixes.push_back({fmt::format("Rename '{}' to '{}'", name, c),
                          d.fixes.empty(),
                          {{loc.params[issue.param]->name_range, c}}});
-      d.fix_hint = fmt::format("Did you mean '{}'?", c);
+      offered.push_back(c);
     }
+    if (!offered.empty()) d.fix_hint = did_you_mean(offered);
   }
 }
 

@@ -1,7 +1,7 @@
 // Golden cases for the whole engine (parse + catalog validation): tests/data/check/*.json.
 // Each case lists every expected diagnostic (code, 1-based line, 1-based UTF-16 column,
-// severity, optionally the message), the number of valid blocks, and optionally the text
-// after applying all preferred fixes.
+// severity, optionally the message, the fix hint and the titles of the fixes offered), the
+// number of valid blocks, and optionally the text after applying all preferred fixes.
 #include "diagnostics/check.h"
 #include "diagnostics/source_view.h"
 #include "fixits/apply_fixes.h"
@@ -9,9 +9,8 @@
 #include "support/test_inputs.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 using namespace blockls;
 
@@ -30,7 +29,9 @@ TEST_CASE("engine golden cases (tests/data/check)", "[check]") {
       nlohmann::json got = nlohmann::json::array();
       for (const Diagnostic& d : checked.diagnostics) {
         const OutwardPosition p = view.start_of(d);
-        nlohmann::json j = {{"code", d.code}, {"line", p.line}, {"column", p.column},
+        nlohmann::json j = {{"code", d.code},
+                            {"line", p.line},
+                            {"column", p.column},
                             {"severity", severity_name(d.severity)}};
         got.push_back(j);
       }
@@ -38,14 +39,26 @@ TEST_CASE("engine golden cases (tests/data/check)", "[check]") {
       for (const auto& e : c["errors"]) {
         nlohmann::json j = e;
         j.erase("message");
+        j.erase("fix_hint");
+        j.erase("fix_titles");
         want.push_back(j);
       }
       CHECK(got.dump(1) == want.dump(1));
-      for (size_t i = 0; i < c["errors"].size() && i < checked.diagnostics.size(); ++i)
-        if (c["errors"][i].contains("message"))
-          CHECK(checked.diagnostics[i].message == c["errors"][i]["message"].get<std::string>());
+      for (size_t i = 0; i < c["errors"].size() && i < checked.diagnostics.size(); ++i) {
+        const nlohmann::json& e = c["errors"][i];
+        const Diagnostic& d = checked.diagnostics[i];
+        if (e.contains("message")) CHECK(d.message == e["message"].get<std::string>());
+        if (e.contains("fix_hint")) CHECK(d.fix_hint == e["fix_hint"].get<std::string>());
+        if (e.contains("fix_titles")) { // the verified fixes offered, in order
+          std::vector<std::string> titles;
+          for (const Fix& f : d.fixes)
+            titles.push_back(f.title);
+          CHECK(titles == e["fix_titles"].get<std::vector<std::string>>());
+        }
+      }
       size_t valid = 0;
-      for (const BlockVerdict& v : checked.verdicts) valid += v.valid;
+      for (const BlockVerdict& v : checked.verdicts)
+        valid += v.valid;
       CHECK(valid == c["blocks_valid"].get<size_t>());
       if (c.contains("fixed")) {
         std::string fixed;
