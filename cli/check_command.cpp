@@ -320,10 +320,19 @@ bool names_a_file_twice(const std::vector<std::string>& paths) {
 }
 
 // The name of `path` in a diff header after "a/" or "b/": without its leading slashes, as git
-// writes an absolute path (`a/tmp/x`, not `a//tmp/x`).
+// writes an absolute path (`a/tmp/x`, not `a//tmp/x`), and without "./" steps (`a/t.txt` for
+// `./t.txt`, as `git diff` names it; `patch -p1` finds the file either way).
 std::string diff_name(const std::string& path) {
-  const std::string shown = display_path(path);
-  return shown.substr(std::min(shown.find_first_not_of('/'), shown.size()));
+  std::string shown = display_path(path);
+  for (size_t at; (at = shown.find("/./")) != std::string::npos;)
+    shown.erase(at, 2);
+  for (;;) {
+    const size_t skip = shown.find_first_not_of('/');
+    if (skip != 0 && skip != std::string::npos) shown.erase(0, skip);
+    if (!shown.starts_with("./")) break;
+    shown.erase(0, 2);
+  }
+  return shown;
 }
 
 } // namespace

@@ -159,5 +159,10 @@ TEST_CASE("fix --diff names an absolute path as git does", "[cli][fix]") {
   // A relative path is unchanged.
   const ProcessResult rel = run_process(BLOCKLS_BINARY, {"fix", "--diff", "abs.txt"}, "", dir);
   CHECK(contains(rel.out, "--- a/abs.txt\n+++ b/abs.txt\n"));
+  // "./" steps are left out, as git names the file.
+  const ProcessResult dot = run_process(BLOCKLS_BINARY, {"fix", "--diff", "./abs.txt"}, "", dir);
+  CHECK(contains(dot.out, "--- a/abs.txt\n+++ b/abs.txt\n"));
+  const ProcessResult inner = run_blockls({"fix", "--diff", dir + "/./abs.txt"});
+  CHECK(contains(inner.out, "--- a/" + name + "\n+++ b/" + name + "\n"));
   fs::remove_all(dir);
 }
