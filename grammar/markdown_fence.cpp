@@ -3,6 +3,12 @@
 // as long with nothing but whitespace after it.
 #include "grammar/markdown_fence.h"
 
+#include "grammar/bytes.h"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
 namespace blockls {
 namespace {
 
@@ -55,6 +61,30 @@ void MarkdownFence::observe(std::string_view line) {
     marker_ = run.marker;
     length_ = run.length;
   }
+}
+
+// closes() for a line that begins with a space or the marker.
+bool MarkdownFence::closes_indented(std::string_view line) const {
+  // A closer has the fence's marker after at most 3 spaces of indentation (checked here
+  // first: indented code inside a fenced block is common). Lines of four bytes or more are
+  // tested without a branch per byte, as their indentation varies from line to line.
+  if (line.size() < 4) return closes_short(line);
+  uint32_t x;
+  std::memcpy(&x, line.data(), 4);
+  if constexpr (std::endian::native != std::endian::little) x = __builtin_bswap32(x);
+  const uint32_t spaces = zero_byte_flags(x ^ 0x20202020u);
+  const uint32_t marks = zero_byte_flags(x ^ (0x01010101u * static_cast<unsigned char>(marker_)));
+  // The first byte that is not a space, byte 3 at the latest.
+  const unsigned lead = static_cast<unsigned>(__builtin_ctz((~spaces & 0x80808080u) | 0x80000000u));
+  return ((marks >> lead) & 1u) != 0 && closes_run(line);
+}
+
+// closes() for a line of fewer than four bytes.
+bool MarkdownFence::closes_short(std::string_view line) const {
+  size_t i = 0;
+  while (i < line.size() && line[i] == ' ')
+    ++i;
+  return i < line.size() && line[i] == marker_ && closes_run(line);
 }
 
 } // namespace blockls
