@@ -21,7 +21,7 @@ public:
     length_ = length;
   }
   // True when `line` would close the currently open fence.
-  bool closes(std::string_view line) const {
+  [[gnu::always_inline]] bool closes(std::string_view line) const {
     // A closer begins with a space or the fence's marker. Most lines of a fenced block begin
     // with neither (a letter, a `#`): one test each, in the caller's loop.
     return open_ && !line.empty() && (line[0] == ' ' || line[0] == marker_) &&

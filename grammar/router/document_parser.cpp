@@ -284,10 +284,11 @@ private:
   template <typename G, typename Cursor>
   RunEnd dialect_lines(G& g, std::string_view text, Cursor& lines) {
     const FenceWatch fences{&fence_, fence_watch_}; // fixed until the block closes
+    // Fixed as well: the fence is observed in prose only, and no line moves the earlier end.
+    ParseContext ctx{text, &doc_, fence_.open(), earlier_blocks_end_};
     for (;;) {
       if (!g.take_run(text, lines, fences)) return RunEnd::no_more_lines;
       const LineRef line = lines.line();
-      ParseContext ctx{text, &doc_, fence_.open(), earlier_blocks_end_};
       const FastLine r = g.fast_line(text, line, ctx, fences);
       if (r == FastLine::not_taken) return RunEnd::general_line;
       if (r == FastLine::closed) {
@@ -323,7 +324,9 @@ private:
   // its break. Out of line, so that the hot loop stays small.
   [[gnu::noinline]] bool prose_fast_line(std::string_view text, size_t begin, size_t end) {
     const std::string_view t(text.data() + begin, end - begin);
-    const size_t lead = blank_run(t.data(), t.data() + t.size());
+    // (Most such lines begin with a fence's backtick: no blanks to count.)
+    const size_t lead =
+        !t.empty() && t[0] != ' ' && t[0] != '\t' ? 0 : blank_run(t.data(), t.data() + t.size());
     if (lead < t.size()) {
       const unsigned char c = static_cast<unsigned char>(t[lead]);
       if ((c == '`' || c == '~') && ProseFilter::plain_end(t.back())) {
@@ -469,19 +472,19 @@ private:
   }
 
   void after_line(const LineRef& line) {
-    if (!in_block()) open_block_fenced_ = false;
-    note_busy(line);
+    if (!note_busy(line)) open_block_fenced_ = false;
   }
 
   // Records a resume point at the line after `line` when a block or a pending header has
-  // just ended there (about one point per block, and none inside blocks).
-  void note_busy(const LineRef& line) {
-    // Branch-free over the grammars: an int, since clang rejects `|` on bools.
-    unsigned busy_bits = 0;
+  // just ended there (about one point per block, and none inside blocks). Returns in_block().
+  bool note_busy(const LineRef& line) {
+    // Branch-free over the grammars: ints, since clang rejects `|` on bools.
+    unsigned open_bits = 0, pending_bits = 0;
     for_each_grammar(grammars_, [&](const auto& g) {
-      busy_bits |= static_cast<unsigned>(g.in_block()) | static_cast<unsigned>(g.pending());
+      open_bits |= static_cast<unsigned>(g.in_block());
+      pending_bits |= static_cast<unsigned>(g.pending());
     });
-    const bool busy = busy_bits != 0;
+    const bool busy = (open_bits | pending_bits) != 0;
     if (busy_ && !busy && line.has_newline) {
       ResumePoint p;
       p.offset = line.next;
@@ -499,6 +502,7 @@ private:
       doc_.resume_points.push_back(p);
     }
     busy_ = busy;
+    return open_bits != 0;
   }
 
   void notify_closed(std::string_view text, size_t closed) {
