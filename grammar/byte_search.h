@@ -1,6 +1,7 @@
 // Substring search over large buffers (heredoc bodies, whole documents): the first and last
-// bytes of the needle are compared 16 positions at a time and only candidates are verified,
-// which skips ordinary text far faster than a byte-by-byte or memchr-per-line search.
+// bytes of the needle are compared 16 positions at a time (32 with AVX2, chosen at run time) and
+// only candidates are verified, which skips ordinary text far faster than a byte-by-byte or
+// memchr-per-line search.
 #pragma once
 
 #include <cstddef>
@@ -44,5 +45,11 @@ inline uint64_t newline_mask(const char* p, unsigned* any_high) {
   return lf;
 #endif
 }
+
+// newline_mask() of each of the `blocks` 64-byte blocks at `p`, into masks[0..blocks): bit i of
+// masks[b] is set when byte 64 * b + i is "\n". Non-zero when one of the bytes is >= 0x80 (one
+// OR over them all). Uses AVX2 where the CPU has it (two compares per block instead of four):
+// this is the line index's scan, which reads every byte of a document.
+unsigned newline_masks(const char* p, size_t blocks, uint64_t* masks);
 
 } // namespace blockls

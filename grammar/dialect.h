@@ -115,7 +115,9 @@ struct FileEditWords {
 struct FenceWatch {
   const MarkdownFence* fence = nullptr;
   bool watching = false; // the open block's fence is open and its closer not yet seen
-  bool closes(std::string_view line) const { return watching && fence->closes(line); }
+  [[gnu::always_inline]] bool closes(std::string_view line) const {
+    return watching && fence->closes(line);
+  }
 };
 
 // The result of a dialect's fast_line().

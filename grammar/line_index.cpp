@@ -1,5 +1,5 @@
-// Line starts are collected 64 bytes at a time (newline_mask); columns are computed on demand
-// per line.
+// Line starts are collected 64 bytes at a time (newline_masks, a batch of blocks at once); columns
+// are computed on demand per line.
 #include "grammar/line_index.h"
 
 #include "grammar/byte_search.h"
@@ -60,12 +60,13 @@ size_t LineIndex::append_starts(Starts<T>& starts, const char* data, size_t size
     starts.resize(kept + (batch_end - pos) + 4);
     T* const first = starts.data() + kept;
     T* out = first;
-    for (; pos < batch_end; pos += kBlock) {
-      __builtin_prefetch(data + pos + 2048); // the text is read once, from memory
-      unsigned high = 0;
-      uint64_t mask = newline_mask(data + pos, &high);
-      if (high != 0 && found_high == std::string_view::npos)
-        found_high = pos + first_high_byte(data + pos, kBlock);
+    // The batch's masks first (one SIMD pass, see newline_masks), then their starts.
+    uint64_t masks[kBatchBytes / kBlock];
+    const size_t blocks = (batch_end - pos) / kBlock;
+    if (newline_masks(data + pos, blocks, masks) != 0 && found_high == std::string_view::npos)
+      found_high = pos + first_high_byte(data + pos, batch_end - pos);
+    for (size_t b = 0; b < blocks; ++b, pos += kBlock) {
+      uint64_t mask = masks[b];
       const size_t next = base + pos + 1; // the start after a "\n" at block byte 0
       // Slot i holds the i-th set bit, written whether or not it exists (bit 63 forced on: no
       // test for an empty mask, which std::countr_zero would branch on); the slots' addresses
