@@ -196,9 +196,8 @@ public:
   // nor after a fast line that did not end one).
   void after_routed_line(std::string_view text) {
     if (!track_closed_) return;
-    // Only the last block can still be open.
-    const bool open = in_block();
-    const size_t closed = doc_.blocks.size() - (open && !doc_.blocks.empty() ? 1 : 0);
+    // Only the last block can still be open (block_open_: update_mode() ran after the line).
+    const size_t closed = doc_.blocks.size() - (block_open_ && !doc_.blocks.empty() ? 1 : 0);
     if (closed > notified_) notify_closed(text, closed);
   }
 
@@ -370,6 +369,7 @@ private:
       open_ = g.info.id;
       fast = g.enter_fast_mode(doc_);
     });
+    block_open_ = open;
     if (open) {
       mode_ = fast ? Mode::dialect : Mode::general;
       return;
@@ -526,6 +526,7 @@ private:
   size_t earlier_blocks_end_ = 0;                   // ParseContext::earlier_blocks_end
   // take_lines() state, from update_mode().
   Mode mode_ = Mode::general;
+  bool block_open_ = false;      // in_block() after the last line (see after_routed_line())
   Dialect open_ = Dialect::none; // the open block's dialect (in Mode::dialect)
   bool fence_watch_ = false;     // the open block's fence is open and its closer not yet seen
 };
