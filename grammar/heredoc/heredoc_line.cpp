@@ -3,6 +3,9 @@
 
 #include "grammar/shell_heredoc.h"
 
+#include <array>
+#include <cstdint>
+
 namespace blockls::heredoc {
 namespace {
 
@@ -19,13 +22,26 @@ char lower(char c) {
 // when it was written so, so that a fix never turns `cat > '$x'` into `cat > $x`; written
 // otherwise, it keeps the shell's meaning as written (SHELL_EXPANSION says blockls does not
 // expand it) rather than being quoted by a fix into what the model did not mean.
+// What path_quote() looks for, per byte: one table lookup and an OR per byte of the path (every
+// heredoc start line asks, and paths are long).
+enum PathByte : uint8_t { kSplits = 1, kExpands = 2, kSingleQuote = 4 };
+constexpr std::array<uint8_t, 256> path_byte_table() {
+  std::array<uint8_t, 256> t{};
+  for (const char c : std::string_view(" \t<>|;&"))
+    t[static_cast<unsigned char>(c)] |= kSplits;
+  t['$'] |= kExpands;
+  t['`'] |= kExpands;
+  t['\''] |= kSingleQuote;
+  return t;
+}
+constexpr std::array<uint8_t, 256> kPathBytes = path_byte_table();
+
 char path_quote(std::string_view path, char written) {
-  bool split = path.empty(), expands = path.starts_with('~'), single = false;
-  for (const char c : path) {
-    split = split || is_blank(c) || c == '<' || c == '>' || c == '|' || c == ';' || c == '&';
-    expands = expands || c == '$' || c == '`';
-    single = single || c == '\'';
-  }
+  unsigned flags = (path.empty() ? kSplits : 0) | (path.starts_with('~') ? kExpands : 0);
+  for (const char c : path)
+    flags |= kPathBytes[static_cast<unsigned char>(c)];
+  const bool split = (flags & kSplits) != 0, expands = (flags & kExpands) != 0,
+             single = (flags & kSingleQuote) != 0;
   if (expands && written == '\'' && !single) return '\'';
   return split || single ? '"' : '\0';
 }
