@@ -54,6 +54,10 @@ bool parse_dialects(const std::string& list, DialectSet* dialects, std::ostream&
     err << "blockls: " << error << '\n';
     return false;
   }
+  if (set->empty()) { // `--dialects ''` would parse nothing and report no error, silently
+    err << "blockls: --dialects names no dialect (one or more of: " << dialect_names(", ") << ")\n";
+    return false;
+  }
   *dialects = *set;
   return true;
 }
@@ -343,7 +347,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out << "blockls " << version() << '\n';
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    err << "blockls: " << e.what() << "\nRun 'blockls --help' for usage.\n";
+    // The help to read is the command's own when the error is in its options.
+    std::string command;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* a) { return a->parsed(); }))
+      command = " " + sub->get_name();
+    err << "blockls: " << e.what() << "\nRun 'blockls" << command << " --help' for usage.\n";
     return kExitUsage;
   }
 

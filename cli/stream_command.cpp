@@ -7,10 +7,12 @@
 #include "cli/stream_session.h"
 #include "diagnostics/json_text.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <unistd.h>
 
@@ -26,6 +28,8 @@ std::vector<std::string> apply_only_options(const ApplyRequest& o) {
   if (!o.deny.empty()) given.push_back("--deny");
   if (!o.allow_roots.empty()) given.push_back("--allow-root");
   if (o.max_file_size) given.push_back("--max-file-size");
+  if (o.exec_timeout_seconds != ApplyRequest{}.exec_timeout_seconds)
+    given.push_back("--exec-timeout");
   return given;
 }
 
@@ -44,11 +48,21 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
     pending.append(line);
     pending.push_back('\n');
   };
-  const auto flush = [&pending, &out] {
-    if (pending.empty()) return;
+  // Whether standard output could not be written (its reader gone with SIGPIPE ignored, a full
+  // disk), and why: the stream then stops, and applies no block whose block_end was not written.
+  std::optional<std::string> output_error;
+  const auto flush = [&pending, &out, &output_error] {
+    if (pending.empty() || output_error) return;
+    errno = 0;
     out.write(pending.data(), static_cast<std::streamsize>(pending.size()));
     out.flush();
     pending.clear();
+    if (!out) output_error = errno != 0 ? std::strerror(errno) : "write error";
+  };
+  const auto stop_on_output_error = [&]() {
+    err << "blockls stream: cannot write to standard output (" << *output_error
+        << "); stopped: no block after the last event written was applied\n";
+    return kExitUsage;
   };
   StreamSession session(options, [&](const StreamEvent& event) { write_line(event.json); });
   std::unique_ptr<StreamApplier> applier;
@@ -62,7 +76,8 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
     // Each block right after its block_end: applied (or skipped) before the next byte is read.
     session.set_on_block_end(
         [&](std::string_view text, const CheckedDocument& checked, size_t block) {
-          flush(); // the block_end is out before the files are touched
+          flush();                  // the block_end is out before the files are touched
+          if (output_error) return; // the reader was not told: not applied
           write_line(dump_json(applier->apply_block(text, checked, block)));
         });
   } else if (const std::vector<std::string> given = apply_only_options(request.apply_options);
@@ -83,7 +98,16 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
       return kExitUsage;
     }
     const std::string_view chunk(buffer, static_cast<size_t>(n));
-    if (const size_t nul = chunk.find('\0'); nul != std::string_view::npos) {
+    // An input error stops the stream where it is found: what came before it in the same read
+    // is parsed first (its closed blocks reported and applied), as if it had come in a read of
+    // its own — the blocks applied must not depend on how the input was cut into reads.
+    const size_t nul = chunk.find('\0');
+    const size_t room = request.limits.max_bytes - std::min(total, request.limits.max_bytes);
+    const size_t usable = std::min({nul, room, chunk.size()});
+    session.feed(chunk.substr(0, usable));
+    flush();
+    if (output_error) return stop_on_output_error();
+    if (nul != std::string_view::npos && nul <= room) {
       err << fmt::format("blockls stream: standard input is binary (a NUL byte at offset {}); "
                          "stopped\n",
                          total + nul);
@@ -96,11 +120,10 @@ int run_stream(const StreamRequest& request, std::ostream& out, std::ostream& er
                          request.limits.max_bytes);
       return kExitUsage;
     }
-    session.feed(chunk);
-    flush();
   }
   const size_t errors = session.finish();
   flush();
+  if (output_error) return stop_on_output_error();
   if (applier && applier->io_error()) return kExitUsage;
   return errors > 0 || (applier && applier->any_failed()) ? kExitFindings : kExitOk;
 }

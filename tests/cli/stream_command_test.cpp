@@ -1,8 +1,11 @@
 // `blockls stream`'s read loop (cli/stream_command.cpp): the events of one read are written
 // together, in one flush, before the next read; the text they make is the same as ever.
+#include "cli/app.h"
 #include "cli/stream_command.h"
+#include "support/process.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -29,14 +32,28 @@ private:
   size_t flushed_ = 0;
 };
 
+// A standard output that cannot be written (its reader gone, a full disk).
+class FailingBuffer : public std::streambuf {
+protected:
+  int_type overflow(int_type) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+// A NESL block writing `path` (relative to the root) with id `id`.
+std::string nesl_write(const std::string& id, const std::string& path) {
+  return "#!nesl [@three-char-SHA-256: " + id + "]\naction = \"file_write\"\npath = \"" + path +
+         "\"\ncontent = \"x\"\n#!end_" + id + "\n";
+}
+
 // Runs the stream's read loop on `input`, written into a pipe in one piece before it reads.
-int run_on_pipe(const std::string& input, CountingBuffer* out_buffer, std::string* err_text) {
+int run_on_pipe(const std::string& input, std::streambuf* out_buffer, std::string* err_text,
+                const cli::StreamRequest& base = {}) {
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   REQUIRE(input.size() < 65536); // fits the pipe: written whole before the read loop starts
   REQUIRE(::write(fds[1], input.data(), input.size()) == static_cast<ssize_t>(input.size()));
   ::close(fds[1]);
-  cli::StreamRequest request;
+  cli::StreamRequest request = base;
   request.input_fd = fds[0];
   std::ostream out(out_buffer);
   std::ostringstream err;
@@ -76,4 +93,79 @@ TEST_CASE("stream command: the events of one read are written in one flush", "[c
   // One flush for the read's events, one for what the end of input settles (the last block's
   // block_end, done) — not one per event line.
   CHECK(buffer.flushes == 2);
+}
+
+TEST_CASE("stream command: when standard output cannot be written, no block is applied and it "
+          "stops",
+          "[cli][stream]") {
+  namespace fs = std::filesystem;
+  const std::string root = test::make_temp_dir();
+  cli::StreamRequest request;
+  request.apply = true;
+  request.apply_options.root = root;
+  FailingBuffer failing;
+  std::string err;
+  const int status = run_on_pipe(nesl_write("a1a", "one.txt") + nesl_write("b2b", "two.txt"),
+                                 &failing, &err, request);
+  INFO(err);
+  CHECK(status == 2);
+  CHECK(err.find("cannot write to standard output") != std::string::npos);
+  // Its block_end could not be written, so the first block was not applied either.
+  CHECK(!fs::exists(root + "/one.txt"));
+  CHECK(!fs::exists(root + "/two.txt"));
+  fs::remove_all(root);
+}
+
+TEST_CASE("stream command: an input error stops after the blocks that came before it in the same "
+          "read",
+          "[cli][stream]") {
+  namespace fs = std::filesystem;
+  for (const bool binary : {true, false}) {
+    const std::string root = test::make_temp_dir();
+    const std::string first = nesl_write("a1a", "one.txt");
+    cli::StreamRequest request;
+    request.apply = true;
+    request.apply_options.root = root;
+    std::string input = first;
+    if (binary) {
+      input += std::string("junk\0", 5) + nesl_write("b2b", "two.txt");
+    } else {
+      request.limits.max_bytes = first.size() + 10; // the second block goes past it
+      input += nesl_write("b2b", "two.txt");
+    }
+    CountingBuffer out;
+    std::string err;
+    const int status = run_on_pipe(input, &out, &err, request);
+    INFO(err << out.str());
+    CHECK(status == 2);
+    CHECK(err.find(binary ? "is binary" : "larger than --max-size") != std::string::npos);
+    // In one read with the error, as in a read of its own: reported and applied.
+    CHECK(out.str().find("\"event\":\"applied\"") != std::string::npos);
+    CHECK(fs::exists(root + "/one.txt"));
+    CHECK(!fs::exists(root + "/two.txt"));
+    CHECK(out.str().find("\"event\":\"done\"") == std::string::npos);
+    fs::remove_all(root);
+  }
+}
+
+TEST_CASE("stream command: options that would be ignored are refused, and a usage error names the "
+          "command's help",
+          "[cli][stream]") {
+  const auto run = [](const std::vector<std::string>& args, std::string* err_text) {
+    std::ostringstream out, err;
+    const int status = cli::run(args, out, err);
+    *err_text = err.str();
+    return status;
+  };
+  std::string err;
+  CHECK(run({"stream", "--dialects", ""}, &err) == 2);
+  CHECK(err.find("--dialects names no dialect") != std::string::npos);
+  CHECK(run({"check", "--dialects", "", "x.md"}, &err) == 2);
+  CHECK(err.find("--dialects names no dialect") != std::string::npos);
+  CHECK(run({"stream", "--exec-timeout", "5"}, &err) == 2);
+  CHECK(err.find("--exec-timeout is only used with --apply") != std::string::npos);
+  CHECK(run({"stream", "--bogus"}, &err) == 2);
+  CHECK(err.find("Run 'blockls stream --help'") != std::string::npos);
+  CHECK(run({"--bogus"}, &err) == 2);
+  CHECK(err.find("Run 'blockls --help'") != std::string::npos);
 }
