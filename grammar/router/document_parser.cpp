@@ -173,6 +173,7 @@ public:
     });
     base_blocks_ = point.blocks;
     base_diagnostics_ = point.diagnostics;
+    point_blocks_ = point.blocks;
     earlier_blocks_end_ = point.blocks > 0 ? earlier[point.blocks - 1].range.end : 0;
   }
 
@@ -485,7 +486,9 @@ private:
       pending_bits |= static_cast<unsigned>(g.pending());
     });
     const bool busy = (open_bits | pending_bits) != 0;
-    if (busy_ && !busy && line.has_newline) {
+    // (Or a block opened and closed on this line: a one-line XML directive is final at once.)
+    const uint32_t blocks = base_blocks_ + static_cast<uint32_t>(doc_.blocks.size());
+    if ((busy_ || blocks > point_blocks_) && !busy && line.has_newline) {
       ResumePoint p;
       p.offset = line.next;
       p.line = line.number + 1;
@@ -500,6 +503,7 @@ private:
         p.dialect_state[static_cast<size_t>(g.info.id)] = g.snapshot();
       });
       doc_.resume_points.push_back(p);
+      point_blocks_ = p.blocks;
     }
     busy_ = busy;
     return open_bits != 0;
@@ -521,7 +525,8 @@ private:
   MarkdownFence fence_;
   DialectGrammars grammars_;
   bool open_block_fenced_ = false;
-  bool busy_ = false; // after the last line: a block open or a header pending
+  bool busy_ = false;         // after the last line: a block open or a header pending
+  uint32_t point_blocks_ = 0; // blocks before the last resume point (or where the parse began)
   uint32_t base_blocks_ = 0, base_diagnostics_ = 0; // counts before a resume point
   size_t earlier_blocks_end_ = 0;                   // ParseContext::earlier_blocks_end
   // take_lines() state, from update_mode().

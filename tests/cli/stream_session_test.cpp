@@ -223,6 +223,25 @@ TEST_CASE("stream: a block's block_end is emitted when its closing line is fed",
   CHECK(events.back() == "done");
 }
 
+TEST_CASE("stream: a one-line XML directive's block_end comes with its line, before the next "
+          "block starts",
+          "[cli][stream]") {
+  std::vector<std::string> events;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    events.push_back(e.at("event"));
+  });
+  // (It once came only at the end of the input, and the next directive's block_start first.)
+  session.feed("<read_file><path>a.txt</path></read_file>\n");
+  CHECK(events == std::vector<std::string>{"block_start", "block_end"});
+  session.feed("<read_file><path>b.txt</path></read_file>\n");
+  CHECK(events == std::vector<std::string>{"block_start", "block_end", "block_start", "block_end"});
+  session.feed("Some prose.\n");
+  CHECK(events.size() == 4);
+  session.finish();
+  CHECK(events.back() == "done");
+}
+
 namespace {
 
 // The events of `text` fed in the chunks `cuts`, as written, but for the value_chunk events
