@@ -43,6 +43,27 @@ bool apply_repaired(ActionHost& host, const std::string& path, const FileState& 
   return true;
 }
 
+// Aider matches an edit against the file with a final line break added when it has none (its
+// `prep`), so a SEARCH of the last line ("beta\n") matches a file ending "beta" without one, and
+// the file is written with the break. The same here for the dialects that take Aider's repairs:
+// a model cannot write a SEARCH without its final newline in that format, and refusing the edit
+// was a false error on what Aider applies. True when it matched (once) and was written.
+bool apply_with_final_break(ActionHost& host, const std::string& path, const FileState& before,
+                            const std::string& old_text) {
+  const std::string& content = before.content.str();
+  if (content.empty() || content.back() == '\n' || !old_text.ends_with('\n')) return false;
+  const bool crlf = uses_crlf(before.content);
+  const FileContent completed(content + (crlf ? "\r\n" : "\n"));
+  const Occurrences occ = find_occurrences(completed.str(), old_text);
+  // Only where the added break is used: an occurrence before it was found already.
+  if (occ.offsets.size() != 1 || occ.offsets[0] + occ.length != completed.size()) return false;
+  std::string new_text = host.value("new_text");
+  if (occ.crlf_converted || crlf) new_text = to_crlf(new_text);
+  host.write_file(path, before, completed.splice(occ.offsets[0], completed.size(), new_text));
+  host.set_data({{"path", host.shown_path("path")}, {"replacements", 1}});
+  return true;
+}
+
 // An old text that is in the file as the plan found it, but not after the earlier actions of
 // this transcript: one of them changed those lines first. Said plainly instead of a puzzling
 // SEARCH_NOT_FOUND for a text the reviewer can see in the file.
@@ -131,7 +152,9 @@ void replace(ActionHost& host, bool all) {
     return;
   }
   if (found == 0 && !all) {
-    if (repairs_search(a.dialect) && apply_repaired(host, *path, before, old_text)) return;
+    if (repairs_search(a.dialect) && (apply_with_final_break(host, *path, before, old_text) ||
+                                      apply_repaired(host, *path, before, old_text)))
+      return;
     if (report_overlap(host, *path, before, old_text)) return;
     const std::string msg = fmt::format("{}: old_text not found in file", a.action);
     Diagnostic& d =

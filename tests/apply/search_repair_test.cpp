@@ -114,6 +114,29 @@ TEST_CASE("SEARCH_NOT_EXACT keeps a CRLF file's line endings", "[apply][repair][
   CHECK(get_file(root.dir + "/w.txt") == "top\r\n  new\r\n  more\r\n");
 }
 
+TEST_CASE("an Aider edit of a file's last line matches when the file has no final newline, as "
+          "Aider's does",
+          "[apply][repair][editblock]") {
+  TempRoot root;
+  put_file(root.dir + "/f.txt", "alpha\nbeta"); // no final line break
+  put_file(root.dir + "/w.txt", "top\r\nbeta"); // CRLF, none either
+  const std::string text = "f.txt\n```\n<<<<<<< SEARCH\nbeta\n=======\ngamma\n>>>>>>> REPLACE\n"
+                           "```\n\nw.txt\n```\n<<<<<<< SEARCH\ntop\nbeta\n=======\ntop\ngamma\n"
+                           ">>>>>>> REPLACE\n```\n";
+  CHECK(check_in(text, root).empty()); // no SEARCH_NOT_FOUND, no warning
+  const ProcessResult r = run_blockls({"apply", "--root", root.dir, "-"}, text);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  // Aider writes the file with the final newline its match added.
+  CHECK(get_file(root.dir + "/f.txt") == "alpha\ngamma\n");
+  CHECK(get_file(root.dir + "/w.txt") == "top\r\ngamma\r\n");
+  // Only at the end of the file: the same text elsewhere without its break is not a match.
+  TempRoot other;
+  put_file(other.dir + "/g.txt", "betax\n");
+  CHECK(find_code(check_in("g.txt\n<<<<<<< SEARCH\nbeta\n=======\ngamma\n>>>>>>> REPLACE\n", other),
+                  "SEARCH_NOT_FOUND") != nullptr);
+}
+
 TEST_CASE("formats whose tools match exactly get no repair (NESL stays SEARCH_NOT_FOUND)",
           "[apply][repair]") {
   TempRoot root;
