@@ -251,7 +251,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     // For the model: one section per file when there are several.
     for (const Checked& c : kept) {
       if (kept.size() > 1) out << "== " << display_path(c.file.path) << " ==\n";
-      out << feedback_text(c.file.text, c.result);
+      out << feedback_text(c.file.text, c.result, options);
     }
   } else if (request.format == "sarif") {
     std::vector<SarifFile> sarif;

@@ -10,6 +10,7 @@
 #include "diagnostics/json_text.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <ostream>
 
 namespace blockls::cli {
@@ -45,6 +46,43 @@ uint32_t failed_line(const BlockOutcome& o) {
   for (const ActionOutcome& a : o.actions)
     if (!a.success && a.action) return a.action->line;
   return o.line;
+}
+
+// What the failed command wrote, for the model: the last lines of its stderr and of its stdout
+// (empty when it wrote nothing, or the failure was not a command's).
+std::string failed_output(const BlockOutcome& o) {
+  constexpr size_t kMaxBytes = 1500, kMaxLines = 15;
+  for (const ActionOutcome& a : o.actions) {
+    if (a.success) continue;
+    const nlohmann::json& data = *a.data;
+    std::string out;
+    if (!data.is_object()) return out;
+    for (const char* key : {"stderr", "stdout"}) {
+      const auto it = data.find(key);
+      if (it == data.end() || !it->is_string()) continue;
+      std::string_view v = it->get_ref<const std::string&>();
+      while (!v.empty() && (v.back() == '\n' || v.back() == '\r'))
+        v.remove_suffix(1);
+      if (v.empty()) continue;
+      // The tail: at most kMaxLines lines, kMaxBytes bytes, cut at a line start when it can be.
+      size_t from = v.size() > kMaxBytes ? v.size() - kMaxBytes : 0;
+      size_t lines = 0;
+      for (size_t i = v.size(); i-- > from;)
+        if (v[i] == '\n' && ++lines == kMaxLines) {
+          from = i + 1;
+          break;
+        }
+      if (from > 0 && v[from - 1] != '\n') {
+        const size_t nl = v.find('\n', from);
+        from = nl != std::string_view::npos ? nl + 1 : from;
+        while (from < v.size() && (static_cast<unsigned char>(v[from]) & 0xC0) == 0x80)
+          ++from; // not inside a UTF-8 sequence
+      }
+      out += fmt::format("{}{}:\n{}\n", from > 0 ? "the end of its " : "its ", key, v.substr(from));
+    }
+    return out;
+  }
+  return "";
 }
 
 nlohmann::json results_json(const ActionOutcomes& actions) {
@@ -126,7 +164,7 @@ nlohmann::json StreamApplier::apply_block(std::string_view text, const CheckedDo
       event["diff"] = std::move(diff);
     }
     break;
-  case BlockStatus::failed:
+  case BlockStatus::failed: {
     event["event"] = "skipped";
     event["reason"] = "failed";
     event["code"] = o.code;
@@ -140,11 +178,16 @@ nlohmann::json StreamApplier::apply_block(std::string_view text, const CheckedDo
     }
     if (o.exec_ran) event["exec_ran"] = true;
     // What to tell the model: its block_end was valid and carries no feedback.
+    CheckOptions recheck; // a correction is re-checked with the stream's catalog
+    recheck.catalog = catalog_;
+    const std::string output = failed_output(o);
     event["feedback"] = failed_block_feedback(
-        text, checked, block, blocks_seen_, {&found, o.code, o.error, failed_line(o), o.exec_ran});
+        text, checked, block, blocks_seen_,
+        {&found, o.code, o.error, failed_line(o), o.exec_ran, output}, recheck);
     any_failed_ = true;
     if (o.code == "IO_ERROR" && !request_.dry_run) io_error_ = true;
     break;
+  }
   case BlockStatus::skipped:
     event["event"] = "skipped";
     event["reason"] = "invalid";

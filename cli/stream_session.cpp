@@ -319,6 +319,9 @@ void StreamSession::emit_held(std::string_view text, std::string_view written,
     writer.key("error");
     write_diagnostic(writer, written, with_lines, d);
     writer.field("event", "error");
+    // What to tell the model (a malformed header: the corrected lines; `text` holds them).
+    if (std::string feedback = loose_feedback(text, d, options_); !feedback.empty())
+      writer.field("feedback", feedback);
     writer.end_object();
     emit_({"error", event_});
   }
@@ -416,6 +419,8 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
       w.key("error");
       write_diagnostic(w, text, checked, diagnostics[i]);
       w.field("event", "error");
+      if (std::string feedback = loose_feedback(text, diagnostics[i], options_); !feedback.empty())
+        w.field("feedback", feedback);
       w.end_object();
       emit_({"error", event_});
     }
@@ -433,7 +438,8 @@ void StreamSession::check_and_emit(std::string_view text, ParsedDocument part, s
     // What to tell the model about a broken block (the corrected block, when the fixes make one).
     if (!checked.verdicts[b].valid) {
       if (!by_block) by_block.emplace(checked); // once per part: it may hold many blocks
-      if (std::string feedback = block_feedback(text, checked, b, first_block + b + 1, *by_block);
+      if (std::string feedback =
+              block_feedback(text, checked, b, first_block + b + 1, *by_block, options_);
           !feedback.empty())
         w.field("feedback", feedback);
     }

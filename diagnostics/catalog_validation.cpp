@@ -5,6 +5,7 @@
 #include "diagnostics/suggest.h"
 #include "grammar/bytes.h"
 #include "grammar/dialects.h"
+#include "grammar/xml/xml_tools.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -89,6 +90,17 @@ std::string display_name(const ParamSpec& p, Dialect dialect) {
   return std::string(ActionSpec::display_name(p, dialect));
 }
 
+// The name a model writes a missing parameter by: an XML directive's child tag (the catalog's
+// `code` is execute_command's <command>), else display_name. (Only when one is missing.)
+std::string name_to_write(const ParamSpec& p, const CommandView& cmd) {
+  if (cmd.dialect == Dialect::xml)
+    for (const xml::Tool& tool : xml::all_tools())
+      if (tool.action == cmd.name || tool.name == cmd.name)
+        for (const xml::ToolParam& tp : tool.params)
+          if (tp.catalog == p.name) return std::string(tp.tag);
+  return display_name(p, cmd.dialect);
+}
+
 std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandView& cmd,
                                   bool report_missing) {
   std::vector<Issue> issues;
@@ -153,7 +165,7 @@ std::vector<Issue> collect_issues(const ActionCatalog& catalog, const CommandVie
   if (report_missing) {
     for (const ParamSpec& ps : spec->params) {
       if (!ps.required || seen[&ps - spec->params.data()] > 0) continue;
-      const std::string name = display_name(ps, cmd.dialect);
+      const std::string name = name_to_write(ps, cmd);
       issues.push_back(
           {"MISSING_PARAM", Severity::command_error, -1,
            fmt::format("Missing required parameter: {}", name),
@@ -199,6 +211,10 @@ Diagnostic make_diagnostic(Issue& issue, const Located& loc, Dialect dialect, st
   d.block = loc.block_index;
   d.message = std::move(issue.message);
   d.fix_hint = std::move(issue.hint);
+  // TELT's "Add a --PATH <hash>-- delimiter": the block's own hash, which the model must write.
+  if (issue.code == "MISSING_PARAM" && !loc.block->id.empty())
+    if (const size_t at = d.fix_hint.find("<hash>"); at != std::string::npos)
+      d.fix_hint.replace(at, 6, loc.block->id);
   if (issue.param >= 0) {
     const Parameter* p = loc.params[issue.param];
     d.line = p->line;

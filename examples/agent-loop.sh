@@ -3,7 +3,8 @@
 # piped through blockls as it "streams in"; every valid block is applied to a scratch directory
 # the moment it closes, and what the model must hear back — which blocks were applied, and for
 # each broken block, or valid block the files refused (old text not found, a path outside the
-# root...), its errors and the corrected block — is printed at the end.
+# root...), its errors and the corrected block, and for each error outside every block (a
+# malformed header that lost its block) the corrected lines — is printed at the end.
 #
 #   examples/agent-loop.sh [ANSWER [ROOT]]
 #
@@ -26,11 +27,19 @@ python3 - "$events" <<'PY'
 import json, sys
 
 feedback = []
+errors = 0  # error-severity diagnostics the stream reported (done's summary)
 for line in open(sys.argv[1], encoding="utf-8"):
     event = json.loads(line)
     kind = event["event"]
     if kind == "block_end" and "feedback" in event:
         feedback.append(event["feedback"].rstrip("\n"))
+    elif kind == "error":
+        # An error outside every block: a malformed header loses its block (no block_start, no
+        # block_end); the feedback says so and gives the corrected lines when there are some.
+        error = event["error"]
+        print("error (line %d): %s [%s]" % (error["line_number"], error["message"], error["code"]))
+        if "feedback" in event:
+            feedback.append(event["feedback"].rstrip("\n"))
     elif kind == "applied":
         print("applied block %d (line %d): %s" % (event["block_number"], event["line"],
                                                   ", ".join(event["files"]) or "no file"))
@@ -41,9 +50,17 @@ for line in open(sys.argv[1], encoding="utf-8"):
         # A valid block that failed against the files: its block_end had no feedback.
         if "feedback" in event:
             feedback.append(event["feedback"].rstrip("\n"))
+    elif kind == "done":
+        errors = event["summary"]["errors"]
 print()
 print("--- to send back to the model ---")
-print("\n\n".join(feedback) if feedback else "Every block was applied.")
+if feedback:
+    print("\n\n".join(feedback))
+elif errors:
+    print("%d error%s, but no feedback to send: see the events above." % (
+        errors, "" if errors == 1 else "s"))
+else:
+    print("Every block was applied.")
 PY
 echo
 echo "(files in $root; blockls stream exited with $status)"

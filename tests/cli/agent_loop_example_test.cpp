@@ -64,3 +64,32 @@ TEST_CASE("examples/agent-loop.sh forwards the feedback of a valid block the fil
   CHECK(get_file(base + "/escape.txt") == "<missing>");
   std::filesystem::remove_all(base);
 }
+
+TEST_CASE("examples/agent-loop.sh forwards the feedback of a malformed header's error event",
+          "[cli][stream][apply][examples]") {
+  // The QA repro: the header lacks its '@', so no block is read; the stream writes an error
+  // event only. The model must hear of it (with the corrected lines), not "Every block was
+  // applied".
+  const std::string base = make_temp_dir(), root = base + "/root";
+  std::filesystem::create_directories(root);
+  write_text(base + "/answer.md", "#!nesl [three-char-SHA-256: k1w]\naction = \"file_write\"\n"
+                                  "path = \"a.txt\"\ncontent = \"x\"\n#!end_k1w\n");
+  ::setenv("BLOCKLS", BLOCKLS_BINARY, 1);
+  const ProcessResult r =
+      run_process("/bin/sh", {std::string(BLOCKLS_SOURCE_DIR) + "/examples/agent-loop.sh",
+                              base + "/answer.md", root});
+  ::unsetenv("BLOCKLS");
+  INFO(r.out << r.err);
+  CHECK(r.out.find("error (line 1): Invalid NESL header format [MALFORMED_HEADER]") !=
+        std::string::npos);
+  const size_t to_model = r.out.find("--- to send back to the model ---\n");
+  REQUIRE(to_model != std::string::npos);
+  const std::string feedback = r.out.substr(to_model);
+  CHECK(feedback.find("Every block was applied.") == std::string::npos);
+  CHECK(feedback.find("line 1: Invalid NESL header format [MALFORMED_HEADER]") !=
+        std::string::npos);
+  CHECK(feedback.find("#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\npath = "
+                      "\"a.txt\"\ncontent = \"x\"\n#!end_k1w\n") != std::string::npos);
+  CHECK(get_file(root + "/a.txt") == "<missing>");
+  std::filesystem::remove_all(base);
+}

@@ -15,6 +15,7 @@
 #include <map>
 #include <regex>
 #include <string>
+#include <unistd.h>
 
 using namespace blockls;
 namespace fs = std::filesystem;
@@ -66,7 +67,9 @@ TEST_CASE("feedback: a corrected block, put in place, removes errors and adds no
       // Where the block's text was: find it by the span the correction replaced, i.e. the
       // text that differs. The corrected block starts at the block's first line.
       const std::string feedback = cli::block_feedback(input.text, checked, b, b + 1);
-      REQUIRE(feedback.find(*fixed) != std::string::npos);
+      // (quoted with "\n" line breaks, as the feedback's own lines)
+      const std::string shown = std::regex_replace(*fixed, std::regex("\r\n"), "\n");
+      REQUIRE(feedback.find(shown) != std::string::npos);
       const std::string whole = cli::corrected_document(input.text, checked, b);
       const std::map<std::string, int> after = error_codes(check_document(whole));
       INFO(input.name << " block " << b + 1 << "\n" << *fixed);
@@ -78,6 +81,11 @@ TEST_CASE("feedback: a corrected block, put in place, removes errors and adds no
         CHECK(n <= (before.count(code) ? before.at(code) : 0));
       }
       CHECK(total_after < total_before);
+      // The QA's mutations: a proposed correction re-checks valid on its own (it used to hold
+      // the next block's start line, or keep an error the fixes did not correct).
+      const CheckedDocument alone = check_document(*fixed);
+      CHECK(alone.error_count() == 0);
+      CHECK(alone.parsed.blocks.size() >= 1);
       ++corrected;
     }
   }
@@ -132,4 +140,99 @@ TEST_CASE("feedback: the diagnostics by block are each block's own, in check's o
             cli::block_feedback(input.text, checked, b, b + 1));
     }
   }
+}
+
+namespace {
+
+std::string write_temp(const fs::path& dir, const std::string& name, const std::string& text) {
+  std::ofstream(dir / name, std::ios::binary) << text;
+  return (dir / name).string();
+}
+
+// The `feedback` of the first event of kind `kind` in the stream's output (empty when none).
+std::string event_feedback(const std::string& events, const std::string& kind) {
+  size_t at = 0;
+  while (at < events.size()) {
+    const size_t nl = events.find('\n', at);
+    const std::string line = events.substr(at, nl == std::string::npos ? nl : nl - at);
+    at = nl == std::string::npos ? events.size() : nl + 1;
+    if (line.find("\"event\":\"" + kind + "\"") == std::string::npos) continue;
+    static const std::regex feedback("\"feedback\":\"((?:[^\"\\\\]|\\\\.)*)\"");
+    std::smatch m;
+    if (std::regex_search(line, m, feedback)) return m.str(1);
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("feedback: a malformed header's error gets feedback with the corrected lines",
+          "[cli][feedback][stream]") {
+  // The QA repro: the '@' is missing, so no block is read. check's feedback said "No blocks
+  // found." and the stream's error event had no feedback: the agent said every block applied.
+  const std::string answer = "#!nesl [three-char-SHA-256: k1w]\naction = \"file_write\"\n"
+                             "path = \"a.txt\"\ncontent = \"x\"\n#!end_k1w\n";
+  const test::ProcessResult check =
+      test::run_blockls({"check", "--format", "feedback", "-"}, answer);
+  CHECK(check.exit_code == 1);
+  CHECK(check.out.find("No blocks found.") == std::string::npos);
+  CHECK(check.out.find("line 1: Invalid NESL header format [MALFORMED_HEADER]\n  A header is") !=
+        std::string::npos);
+  CHECK(check.out.find("Send these corrected lines instead:\n```\n#!nesl [@three-char-SHA-256: "
+                       "k1w]\naction = \"file_write\"\npath = \"a.txt\"\ncontent = \"x\"\n"
+                       "#!end_k1w\n```\n") != std::string::npos);
+  const test::ProcessResult stream = test::run_blockls({"stream"}, answer);
+  const std::string feedback = event_feedback(stream.out, "error");
+  INFO(stream.out);
+  CHECK(feedback.find("[MALFORMED_HEADER]") != std::string::npos);
+  CHECK(feedback.find("Send these corrected lines instead:") != std::string::npos);
+}
+
+TEST_CASE("feedback: with --root, an Aider correction closes its fence and an edit already "
+          "applied gets no correction",
+          "[cli][feedback]") {
+  const fs::path dir =
+      fs::temp_directory_path() / fs::path("blockls-feedback-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "root");
+  write_temp(dir / "root", "app.py", "def greet(name):\n    return \"Hello, \" + name\n");
+  const std::string edit = "app.py\n```python\n<<<<<<< SEARCH\n    return \"Helo, \" + name\n"
+                           "=======\n    return f\"Hello, {name}\"\n>>>>>>> REPLACE\n```\n";
+  const std::string typo = write_temp(dir, "typo.md", edit);
+  const test::ProcessResult r =
+      test::run_blockls({"check", "--format", "feedback", "--root", (dir / "root").string(), typo});
+  INFO(r.out << r.err);
+  // The corrected block opens the fence after the file name, and closes it.
+  CHECK(r.out.find("(editblock, app.py, lines 1-8)") != std::string::npos);
+  CHECK(r.out.find(">>>>>>> REPLACE\n```\n````\n") != std::string::npos);
+  // The same edit twice: the second finds its new text in the file (as the first leaves it).
+  write_temp(dir / "root", "app.py", "def greet(name):\n    return f\"Hello, {name}\"\n");
+  const std::string done = write_temp(dir, "done.md",
+                                      "app.py\n```python\n<<<<<<< SEARCH\n    return \"Hello, \" + "
+                                      "name\n=======\n    return f\"Hello, {name}\"\n>>>>>>> "
+                                      "REPLACE\n```\n");
+  const test::ProcessResult again =
+      test::run_blockls({"check", "--format", "feedback", "--root", (dir / "root").string(), done});
+  INFO(again.out << again.err);
+  CHECK(again.out.find("[REPLACE_ALREADY_PRESENT] (warning)") != std::string::npos);
+  CHECK(again.out.find("appears to be applied already") != std::string::npos);
+  CHECK(again.out.find("Send this corrected block instead") == std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("feedback: a failed exec's feedback quotes the end of what the command wrote",
+          "[cli][feedback][stream]") {
+  const fs::path dir =
+      fs::temp_directory_path() / fs::path("blockls-feedback-exec-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string answer = "#!nesl [@three-char-SHA-256: x02]\naction = \"exec\"\n"
+                             "lang = \"bash\"\ncode = \"echo said-on-stdout; echo no-such-file "
+                             ">&2; exit 3\"\n#!end_x02\n";
+  const test::ProcessResult r =
+      test::run_blockls({"stream", "--apply", "--allow-exec", "--root", dir.string()}, answer);
+  INFO(r.out << r.err);
+  const std::string feedback = event_feedback(r.out, "skipped");
+  CHECK(feedback.find("[EXEC_FAILED]") != std::string::npos);
+  CHECK(feedback.find("its stderr:\\nno-such-file\\n") != std::string::npos);
+  CHECK(feedback.find("its stdout:\\nsaid-on-stdout\\n") != std::string::npos);
+  fs::remove_all(dir);
 }
