@@ -349,6 +349,9 @@ DiagnosticsByBlock::DiagnosticsByBlock(const CheckedDocument& checked)
       lists_[static_cast<size_t>(d.block)].push_back(&d);
 }
 
+// The most bytes of lines a loose diagnostic's correction quotes.
+constexpr size_t kMaxLooseLines = 64 * 1024;
+
 std::string loose_feedback(std::string_view text, const Diagnostic& d,
                            const CheckOptions& options) {
   if (!is_error(d.severity)) return "";
@@ -372,11 +375,19 @@ std::string loose_feedback(std::string_view text, const Diagnostic& d,
             [](const TextEdit& x, const TextEdit& y) { return x.range.begin < y.range.begin; });
   std::string fixed;
   std::string why;
-  const auto line_number = [&](size_t offset) {
-    return std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n') + 1;
+  if (end - begin > kMaxLooseLines) { // (a header before pages of prose): not quoted
+    out += "No automatic correction: rewrite the lines following the hint above.\n";
+    return out;
+  }
+  // Line numbers counted from the diagnostic's own (a count from the start of the text, per
+  // error, would be quadratic in a document of many malformed headers).
+  const auto breaks = [&](size_t from, size_t to) {
+    return static_cast<long>(std::count(text.begin() + static_cast<std::ptrdiff_t>(from),
+                                        text.begin() + static_cast<std::ptrdiff_t>(to), '\n'));
   };
-  const long first = line_number(begin);
-  const long last = line_number(end > begin ? end - 1 : begin);
+  const size_t own_line = start_of_line(text, std::min(d.range.begin, text.size()));
+  const long first = static_cast<long>(d.line) + 1 - breaks(begin, own_line);
+  const long last = first + breaks(begin, end > begin ? end - 1 : begin);
   const std::string lines = first == last ? fmt::format("Line {} was", first)
                                           : fmt::format("Lines {}-{} were", first, last);
   if (!apply_edits(slice(text, {begin, end}), edits, &fixed, begin)) return out;
