@@ -570,7 +570,7 @@ bool NeslParser::plain_assignment_line(const LineRef& line, ParseContext& ctx) {
   heredoc_key_.assign(key);
   heredoc_key_range_ = {base, base + a.key_end};
   heredoc_line_ = line.number;
-  body_begin_ = body_end_ = body_end_marker_ = glued_delim_ = glued_end_ = npos;
+  body_begin_ = body_end_ = body_end_marker_ = glued_delim_ = glued_end_ = body_crlf_end_ = npos;
   state_ = State::in_heredoc;
   era_refs_.push_back({base + a.value_begin, base + a.value_begin + era_->delim_prefix.size()});
   id_refs_.push_back({base + a.value_begin + era_->delim_prefix.size(), base + a.value_end});
@@ -808,7 +808,8 @@ void NeslParser::assignment_line(const LineRef& line, ParseContext& ctx) {
         heredoc_key_ = key;
         heredoc_key_range_ = span(a.key_begin, a.key_end);
         heredoc_line_ = line.number;
-        body_begin_ = body_end_ = body_end_marker_ = glued_delim_ = glued_end_ = npos;
+        body_begin_ = body_end_ = body_end_marker_ = glued_delim_ = glued_end_ = body_crlf_end_ =
+            npos;
         state_ = State::in_heredoc;
         era_refs_.push_back(
             {base + a.value_begin, base + a.value_begin + era_->delim_prefix.size()});
@@ -963,7 +964,7 @@ void NeslParser::close_heredoc(const LineRef& line, ParseContext& ctx, size_t po
   if (body_begin_ != npos) {
     value_range = {body_begin_, body_end_};
     const std::string_view body = slice(ctx.text, value_range);
-    if (body.find("\r\n") != npos) {
+    if (body_crlf_end_ < body_end_) { // a line break of the body is "\r\n"
       is_slice = false;
       for (size_t i = 0; i < body.size(); ++i) {
         if (body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n') continue;
@@ -1036,6 +1037,7 @@ void NeslParser::heredoc_line(const LineRef& line, ParseContext& ctx) {
 void NeslParser::note_body_line(const LineRef& line) {
   if (body_begin_ == npos) body_begin_ = line.begin;
   body_end_ = line.end;
+  if (body_crlf_end_ == npos && line.next - line.end == 2) body_crlf_end_ = line.end;
   if (fence_close_begin_ == npos && !close_anchor_seen() && !line.text.empty() &&
       line.text[0] == '#') {
     if (const auto r = nesl::match_end_marker(line.text, *era_);

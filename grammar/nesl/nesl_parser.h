@@ -98,6 +98,7 @@ public:
     if ((end > begin && text[begin] == '#') || may_hold_delim(begin, end, text)) return false;
     if (body_begin_ == npos) body_begin_ = begin;
     body_end_ = end;
+    note_break(end, text);
     block_range.end = end;
     prev_line_begin_ = begin;
     return true;
@@ -114,7 +115,7 @@ public:
     const size_t n = delim_.size();
     const size_t clear_from = delim_clear_from_, clear_until = delim_clear_until_;
     const size_t first = lines.begin();
-    size_t last_begin = npos, last_end = 0;
+    size_t last_begin = npos, last_end = 0, crlf_end = body_crlf_end_;
     bool more = true;
     for (;;) {
       const size_t b = lines.begin(), e = lines.end();
@@ -125,6 +126,7 @@ public:
       if (fence_closes(b, e)) break;
       last_begin = b;
       last_end = e;
+      if (crlf_end == npos && e < text.size() && text[e] == '\r') crlf_end = e;
       if (!lines.advance()) {
         more = false;
         break;
@@ -133,6 +135,7 @@ public:
     if (last_begin != npos) {
       if (body_begin_ == npos) body_begin_ = first;
       body_end_ = last_end;
+      body_crlf_end_ = crlf_end;
       block_range.end = last_end;
       prev_line_begin_ = last_begin;
     }
@@ -300,6 +303,14 @@ private:
   ByteRange heredoc_key_range_;
   uint32_t heredoc_line_ = 0;
   size_t body_begin_ = npos, body_end_ = npos;
+  // The end of the first body line whose line break is "\r\n" (npos: none so far). The body
+  // holds a "\r\n" (its value is decoded) when that line is not its last: close_heredoc()
+  // so need not search the body again.
+  size_t body_crlf_end_ = npos;
+  // Notes a body line that ends at `end` (before its line break, if any).
+  void note_break(size_t end, std::string_view text) {
+    if (body_crlf_end_ == npos && end < text.size() && text[end] == '\r') body_crlf_end_ = end;
+  }
   // Where the fix of an unclosed heredoc closes it: the first body line equal to the block's
   // end marker, or the first line `EOT_<id>#!end_<id>` (delimiter and end marker glued,
   // glued_delim_ and glued_end_ their positions), whichever comes first. A later one is prose

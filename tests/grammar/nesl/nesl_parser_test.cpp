@@ -195,6 +195,38 @@ TEST_CASE("CRLF input: positions exclude CR, heredoc values are normalised", "[n
             "\r\ncontent = <<'EOT_abc'\r\none\r\ntwo\r\nEOT_abc\r\nk = \"2\"\r\n#!end_abc\r\n");
 }
 
+TEST_CASE("a heredoc value is decoded when a line break inside its body is CRLF", "[nesl]") {
+  // Body lines reach the parser by several paths (a run of plain lines, a line that begins
+  // with '#', one line at a time when streamed): whichever took the line with the CRLF, the
+  // value is decoded exactly when that break is inside the body (not the last line's).
+  struct Case {
+    std::string body; // the lines between the opener and the delimiter line
+    std::string value;
+    bool slice;
+  };
+  const std::vector<Case> cases = {
+      {"x\ny\r\n", "x\ny", true},          {"x\r\ny\n", "x\ny", false},
+      {"#a\r\n#b\n", "#a\n#b", false},     {"x\n#b\r\n", "x\n#b", true},
+      {"#a\ny\r\nz\n", "#a\ny\nz", false}, {"x\ny\nz\r\n", "x\ny\nz", true},
+      {"x\ny\r\n#z\n", "x\ny\n#z", false}, {"x\r\n", "x", true}};
+  for (const Case& c : cases) {
+    const std::string text =
+        kHeader + "\ncontent = <<'EOT_abc'\n" + c.body + "EOT_abc\n#!end_abc\n";
+    INFO("body " << c.body);
+    for (size_t step : {text.size(), size_t{1}, size_t{3}}) {
+      DocumentParser parser;
+      for (size_t pos = 0; pos < text.size(); pos += step)
+        parser.feed(std::string_view(text).substr(pos, step));
+      const ParsedDocument doc = parser.finish();
+      INFO("chunk size " << step);
+      REQUIRE(doc.blocks.size() == 1);
+      const Parameter& p = doc.blocks[0].commands[0].params[0];
+      CHECK(p.value(text) == c.value);
+      CHECK(p.value_is_slice == c.slice);
+    }
+  }
+}
+
 TEST_CASE("three eras in one document, each block in its own era", "[nesl]") {
   const std::string text =
       "#!SHAM [@three-char-SHA-256: s1a]\nc = <<'EOT_SHAM_s1a'\nx\nEOT_SHAM_s1a\n#!END_SHAM_s1a\n"
