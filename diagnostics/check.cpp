@@ -172,7 +172,14 @@ namespace {
 // then still in the cache; validating all blocks after the parse reads them all again).
 class ValidateOnClose : public BlockObserver {
 public:
-  explicit ValidateOnClose(const ActionCatalog& catalog) : catalog_(catalog) {}
+  // `text_bytes`: the size of the text to check. Its lists get room for the blocks, commands
+  // and diagnostics such a text has (as the parse reserves its own lists): grown block by
+  // block, their large buffers were copied and freed a dozen times a transcript (and glibc
+  // consolidates its free lists at each free of more than 64 KiB).
+  ValidateOnClose(const ActionCatalog& catalog, size_t text_bytes) : catalog_(catalog) {
+    command_lines.reserve(text_bytes / 640, text_bytes / 640);
+    validation.reserve(text_bytes / 4096);
+  }
   void block_closed(std::string_view text, const ParsedDocument& doc, const LineIndex& lines,
                     size_t block) override {
     const Block& b = doc.blocks[block];
@@ -232,7 +239,8 @@ CheckedDocument check_part(std::string_view text, ParsedDocument part, size_t be
 CheckedDocument check_document(std::string_view text, const CheckOptions& options) {
   if (options.parse.observer) // the caller's: validate after the parse
     return check_parsed(text, parse_document(text, options.parse), options);
-  ValidateOnClose validate(options.catalog ? *options.catalog : ActionCatalog::builtin());
+  ValidateOnClose validate(options.catalog ? *options.catalog : ActionCatalog::builtin(),
+                           text.size());
   ParseOptions parse = options.parse;
   parse.observer = &validate;
   ParsedDocument parsed = parse_document(text, parse);

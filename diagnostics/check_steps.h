@@ -80,6 +80,13 @@ public:
     return lines;
   }
 
+  // Room for `blocks` blocks of `commands` commands in all, before they are added one by one.
+  void reserve(size_t blocks, size_t commands) {
+    lines_.reserve(commands);
+    block_end_.reserve(blocks);
+    sorted_.reserve(blocks);
+  }
+
   // Appends the next block.
   void add_block(const Block& block) {
     const size_t first = lines_.size();
