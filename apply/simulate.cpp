@@ -192,14 +192,15 @@ Simulation simulate_plan(const SimulationInput& input, const FileSource& source,
   with_original.original = &files;
   std::optional<SimulationReuse> reuse;
   if (options.base) reuse.emplace(with_original, *options.base);
-  sim.blocks.reserve(input.plan->planned_blocks.size());
+  BlockWriter out(&sim.blocks, options.spare, input.plan->planned_blocks.size());
   for (int block : input.plan->planned_blocks) {
-    if (reuse && reuse->reuse(block, &state, &sim)) continue;
+    if (reuse && reuse->reuse(block, &state, &sim, &out)) continue;
     if (reuse) reuse->settle(&state);
-    sim.blocks.push_back(
-        simulate_block_with(with_original, block, state, &sim.diagnostics, &state, paths));
-    if (reuse) reuse->ran(sim.blocks.back());
+    const BlockSimulation& now =
+        out.add(simulate_block_with(with_original, block, state, &sim.diagnostics, &state, paths));
+    if (reuse) reuse->ran(now);
   }
+  out.finish();
   return sim;
 }
 

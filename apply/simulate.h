@@ -134,6 +134,13 @@ struct SimulationOptions {
   // Blocks outside the edit whose actions are the same and who observe the same files are
   // taken from it (shifted) instead of being run again; the result is the same as without it.
   const SimulationBase* base = nullptr;
+  // Blocks of a simulation nobody reads any more (the language server's superseded analysis,
+  // two keystrokes old), moved out and cleared here: the result's blocks are written over
+  // them, in order, instead of into new storage. A block taken over from `base` whose spare
+  // at its place holds the same shared values (most blocks, when both came from the same
+  // earlier block) is then assigned without touching a reference count, and the spare block
+  // is not destroyed. Whatever they hold, the result is the same as without them.
+  std::vector<BlockSimulation>* spare = nullptr;
 };
 
 // Simulates every planned block over `source`; a failing block leaves the files as they were.

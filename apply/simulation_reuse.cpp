@@ -256,7 +256,35 @@ bool SimulationReuse::same_actions(std::span<const PlannedAction> now, const Mat
   return true;
 }
 
-bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
+BlockWriter::BlockWriter(std::vector<BlockSimulation>* blocks, std::vector<BlockSimulation>* spare,
+                         size_t count)
+    : blocks_(blocks) {
+  if (spare && !spare->empty()) {
+    *blocks = std::move(*spare);
+    spare->clear();
+  }
+  blocks->reserve(count);
+}
+
+// Assigned over a spare block: what the two share (the values of a block taken over twice)
+// costs no reference count.
+BlockSimulation& BlockWriter::copy_of(const BlockSimulation& block) {
+  if (written_ < blocks_->size()) return (*blocks_)[written_++] = block;
+  ++written_;
+  return blocks_->emplace_back(block);
+}
+
+BlockSimulation& BlockWriter::add(BlockSimulation&& block) {
+  if (written_ < blocks_->size()) return (*blocks_)[written_++] = std::move(block);
+  ++written_;
+  return blocks_->emplace_back(std::move(block));
+}
+
+void BlockWriter::finish() {
+  blocks_->erase(blocks_->begin() + static_cast<std::ptrdiff_t>(written_), blocks_->end());
+}
+
+bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim, BlockWriter* out) {
   const Match m = match(block);
   if (!m.old) return false;
   const size_t old_index = static_cast<size_t>(m.old - base_->simulation->blocks.data());
@@ -289,7 +317,7 @@ bool SimulationReuse::reuse(int block, Overlay* state, Simulation* sim) {
       if (differ_.erase(entry.first) != 0) differ_bits_stale_ = true;
 
   // Copied in place (a BlockSimulation is ~250 bytes with its inline outcome).
-  BlockSimulation& now = sim->blocks.emplace_back(*m.old);
+  BlockSimulation& now = out->copy_of(*m.old);
   now.block = block;
   for (size_t i = 0; i < now.actions.size(); ++i)
     now.actions[i].action = &actions[i];

@@ -14,6 +14,22 @@
 
 namespace blockls::apply {
 
+// Writes a simulation's blocks in order over the spare blocks it was given
+// (SimulationOptions::spare) while there are some, then after them; finish() drops the spare
+// blocks left over.
+class BlockWriter {
+public:
+  BlockWriter(std::vector<BlockSimulation>* blocks, std::vector<BlockSimulation>* spare,
+              size_t count);
+  BlockSimulation& copy_of(const BlockSimulation& block); // `block` must be no spare block
+  BlockSimulation& add(BlockSimulation&& block);
+  void finish();
+
+private:
+  std::vector<BlockSimulation>* blocks_;
+  size_t written_ = 0;
+};
+
 class SimulationReuse {
 public:
   SimulationReuse(const SimulationInput& input, const SimulationBase& base);
@@ -23,7 +39,8 @@ public:
   // it) by settle(), and returns true. Otherwise returns false and changes nothing but what it
   // tracks; the block is then simulated (after settle()) and ran() told about it. Blocks are
   // asked in plan order.
-  bool reuse(int block, Overlay* state, Simulation* sim);
+  // The block is written by `out` into sim->blocks.
+  bool reuse(int block, Overlay* state, Simulation* sim, BlockWriter* out);
   // `now` was simulated (not reused): the paths it changed may now differ from the base.
   void ran(const BlockSimulation& now);
   // Applies the changes of the blocks taken over since the last call to `state`: only a

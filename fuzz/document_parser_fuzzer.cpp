@@ -426,11 +426,13 @@ struct Simulated {
 // told, every block is looked up and compared).
 void simulate(Simulated* v, apply::PathMemo* paths, const Simulated* base,
               const std::vector<std::string>* changed_files = nullptr,
-              const ReparseWindow* window = nullptr) {
+              const ReparseWindow* window = nullptr,
+              std::vector<apply::BlockSimulation>* spare = nullptr) {
   v->plan = apply::build_plan(v->text, *v->checked, ActionCatalog::builtin());
   const apply::SimulationInput input{v->text, v->checked, &v->plan, &fuzz_root()};
   apply::SimulationOptions options;
   options.paths = paths;
+  options.spare = spare;
   apply::SimulationBase previous;
   if (base) {
     previous = {base->text,    base->checked, &base->plan, &base->simulation,
@@ -454,7 +456,16 @@ void check_incremental_simulation(std::string_view before, const CheckedDocument
   // The fuzz root never changes: half the inputs tell the simulation so (it then reads again
   // only what the edit may have changed), half leave it unknown (it reads everything again).
   const std::vector<std::string> nothing_changed;
-  simulate(&reused, &paths, &old, after.size() % 2 ? &nothing_changed : nullptr, window);
+  // Half the inputs write the result over spare blocks (as the language server writes over
+  // those of its analysis before the previous one): here another simulation of `before`'s.
+  std::vector<apply::BlockSimulation> spare;
+  if (before.size() % 2) {
+    apply::PathMemo spare_paths;
+    Simulated other{before, &before_checked, {}, {}};
+    simulate(&other, &spare_paths, nullptr);
+    spare = std::move(other.simulation.blocks);
+  }
+  simulate(&reused, &paths, &old, after.size() % 2 ? &nothing_changed : nullptr, window, &spare);
   simulate(&full, &fresh_paths, nullptr);
   const std::string difference = apply::simulation_difference(full.simulation, reused.simulation);
   if (!difference.empty()) fail("a reusing simulation differs from a full one", 0, difference);

@@ -87,7 +87,8 @@ const apply::BlockSimulation* Analysis::block_simulation(int b) const {
 std::shared_ptr<const Analysis>
 analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t generation,
         std::shared_ptr<const AnalysisContext> context, std::shared_ptr<CachedDiskSource> files,
-        std::shared_ptr<const Analysis> base, const TextOrigin& origin) {
+        std::shared_ptr<const Analysis> base, const TextOrigin& origin,
+        std::vector<apply::BlockSimulation>* spare) {
   const auto started = std::chrono::steady_clock::now();
   auto a = std::make_shared<Analysis>();
   // A base this one can be checked from: where the texts differ is found once (a scan of both
@@ -155,6 +156,7 @@ analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t gener
         apply::DiskSource disk;
         apply::SimulationOptions options;
         options.paths = a->context->paths.get();
+        options.spare = spare;
         a->path_epoch = options.paths->epoch();
         // The files that changed since the base read them: its blocks that observed none of
         // them are taken over without reading their files again.
@@ -201,6 +203,14 @@ analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t gener
   a->elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - started);
   return a;
+}
+
+std::vector<apply::BlockSimulation> spare_blocks(std::shared_ptr<const Analysis> analysis) {
+  std::vector<apply::BlockSimulation> blocks;
+  // The last reference: no other thread can reach the analysis (made non-const by analyze).
+  if (analysis && analysis.use_count() == 1 && analysis->simulation)
+    blocks = std::move(const_cast<Analysis&>(*analysis).simulation->blocks);
+  return blocks;
 }
 
 std::shared_ptr<const Analysis> failed_analysis(std::shared_ptr<const std::string> text,

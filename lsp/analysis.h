@@ -89,8 +89,9 @@ private:
   friend std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string>, int64_t,
                                                  uint64_t, std::shared_ptr<const AnalysisContext>,
                                                  std::shared_ptr<CachedDiskSource>,
-                                                 std::shared_ptr<const Analysis>,
-                                                 const TextOrigin&);
+                                                 std::shared_ptr<const Analysis>, const TextOrigin&,
+                                                 std::vector<apply::BlockSimulation>*);
+  friend std::vector<apply::BlockSimulation> spare_blocks(std::shared_ptr<const Analysis>);
   std::shared_ptr<const CheckedDocument> checked_;
   mutable std::once_flag plan_once_;
   mutable std::shared_ptr<const apply::Plan> plan_;
@@ -101,12 +102,21 @@ private:
 // the part of the text that changed since (the result is the same as without it); it is used
 // only when it was made with the same context. `origin`: where `text` came from; when it was
 // edited from the base's text, the edit's span saves comparing the two texts to find it.
+// `spare`: see spare_blocks (taken, and left empty, when the document is simulated).
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
                                         std::shared_ptr<const AnalysisContext> context,
                                         std::shared_ptr<CachedDiskSource> files = nullptr,
                                         std::shared_ptr<const Analysis> base = nullptr,
-                                        const TextOrigin& origin = {});
+                                        const TextOrigin& origin = {},
+                                        std::vector<apply::BlockSimulation>* spare = nullptr);
+
+// The simulated blocks of an analysis nobody will read again, taken out of it when this is
+// its last reference (the rest of it is freed here; nothing is taken otherwise): `spare` for
+// the next analyze, which writes its own simulation's blocks over them
+// (apply::SimulationOptions::spare) instead of copying the base's into new storage while
+// these are freed one by one.
+std::vector<apply::BlockSimulation> spare_blocks(std::shared_ptr<const Analysis> analysis);
 
 // The analysis of a document whose check threw (`why`: what the user is told), so that the
 // server publishes that instead of going down with the worker thread; like a document over

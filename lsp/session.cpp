@@ -130,14 +130,17 @@ Doc* Session::find_doc(const std::string& uri) {
 void Session::schedule(Doc& doc) {
   doc.generation = ++generation;
   scheduler.update(doc.uri, [text = doc.text, version = doc.version, generation = doc.generation,
-                             context = context, files = files, base = doc.analysis] {
+                             context = context, files = files, base = doc.analysis,
+                             scheduler = &scheduler] {
     // A check that throws (out of memory, on a transcript with a mistake on nearly every
     // line) would end the worker thread and the server with it: the document gets a
     // diagnostic saying so instead, and the server goes on serving the others.
     try {
       const bool cold = !base || base->context != context;
-      auto a = analyze(text.text, version, generation, context, files, base, text.origin);
-      if (cold) rehearse_keystroke(text, a, files); // result dropped here
+      auto a = analyze(text.text, version, generation, context, files, base, text.origin,
+                       &scheduler->spare_blocks());
+      if (cold) // the result dropped here, its blocks kept for the next keystroke's
+        scheduler->spare_blocks() = spare_blocks(rehearse_keystroke(text, a, files));
       return a;
     } catch (const std::bad_alloc&) {
       return failed_analysis(text.text, version, generation, context,

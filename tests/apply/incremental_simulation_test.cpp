@@ -102,7 +102,8 @@ struct Version {
 std::unique_ptr<Version> simulate(std::string text, const apply::ApplyConfig& config,
                                   apply::PathMemo* paths, const Version* base,
                                   const std::vector<std::string>* changed_files = nullptr,
-                                  bool recheck = false) {
+                                  bool recheck = false,
+                                  std::vector<apply::BlockSimulation>* spare = nullptr) {
   auto v = std::make_unique<Version>();
   v->text = std::move(text);
   CheckOptions options;
@@ -120,6 +121,7 @@ std::unique_ptr<Version> simulate(std::string text, const apply::ApplyConfig& co
   const apply::SimulationInput input{v->text, &v->checked, &v->plan, &config};
   apply::SimulationOptions sim_options;
   sim_options.paths = paths;
+  sim_options.spare = spare;
   apply::SimulationBase previous;
   if (base) {
     previous = {base->text,
@@ -146,6 +148,10 @@ TEST_CASE("a simulation reusing the previous one equals a full simulation after 
   // Checked in full, or re-checked from the previous check with its re-parsed window told.
   const bool recheck = GENERATE(false, true);
   INFO((recheck ? "re-checked, window told" : "checked in full"));
+  // Written over the blocks of the simulation before the previous one, as the language server
+  // does (SimulationOptions::spare), or into new storage.
+  const bool spare = GENERATE(false, true);
+  INFO((spare ? "over spare blocks" : "into new storage"));
   test::TempRoot root;
   const std::string real_root = std::filesystem::canonical(root.dir).string();
   size_t reused = 0, steps = 0;
@@ -161,6 +167,7 @@ TEST_CASE("a simulation reusing the previous one equals a full simulation after 
     apply::PathMemo paths;
     std::unique_ptr<Version> previous =
         simulate(text, root.config, &paths, nullptr, nullptr, recheck);
+    std::unique_ptr<Version> older; // previous's base, read no more
     for (int step = 0; step < 40; ++step) {
       text = random_edit(rng, text, &blocks);
       // Now and then the files change on disk: contents are seen through the observations;
@@ -179,13 +186,16 @@ TEST_CASE("a simulation reusing the previous one equals a full simulation after 
       INFO("seed " << seed << " step " << step << "\n" << text);
       apply::PathMemo fresh_paths;
       const std::unique_ptr<Version> full = simulate(text, root.config, &fresh_paths, nullptr);
+      std::vector<apply::BlockSimulation> spare_blocks;
+      if (spare && older) spare_blocks = std::move(older->simulation.blocks);
       std::unique_ptr<Version> now =
           simulate(text, root.config, &paths, base_valid ? previous.get() : nullptr,
-                   told ? &changed : nullptr, recheck);
+                   told ? &changed : nullptr, recheck, &spare_blocks);
+      CHECK(spare_blocks.empty());
       CHECK(apply::simulation_difference(full->simulation, now->simulation) == "");
       reused += now->simulation.reused_blocks;
       ++steps;
-      previous = std::move(now);
+      older = std::exchange(previous, std::move(now));
     }
   }
   // The oracle means something only if blocks were in fact reused (most edits touch one block).
@@ -300,6 +310,52 @@ TEST_CASE("blocks outside the re-parsed window are taken over by their place",
   INFO("window: blocks " << window.first_block << " to " << window.new_block_end);
   CHECK(outside >= 4);
   CHECK(now.reused_blocks == outside);
+}
+
+} // namespace blockls
+
+namespace blockls {
+
+// SimulationOptions::spare: the result is written over the spare blocks, in their storage, and
+// a block taken over twice shares its values with its spare (the same block's, two versions
+// ago) instead of counting a new reference to them; spare blocks of other documents, or more
+// of them than the result has, leave the result as a simulation into new storage makes it.
+TEST_CASE("a simulation written over spare blocks takes their storage and equals a fresh one",
+          "[apply][incremental]") {
+  test::TempRoot root;
+  std::string text;
+  for (size_t n = 0; n < 6; ++n)
+    text += fmt::format("Step {}:\n\n```sh nesl\n#!nesl [@three-char-SHA-256: w{:02}]\n"
+                        "action = \"write_file\"\npath = \"{}\"\ncontent = \"{}\"\n"
+                        "#!end_w{:02}\n```\n\n",
+                        n, n, kPaths[n % std::size(kPaths)], kWords[n % std::size(kWords)], n);
+  apply::PathMemo paths;
+  const std::vector<std::string> nothing_changed;
+  std::unique_ptr<Version> v0 = simulate(text, root.config, &paths, nullptr, nullptr, true);
+  REQUIRE(v0->simulation.blocks.size() == 6);
+  const std::unique_ptr<Version> v1 =
+      simulate("x" + text, root.config, &paths, v0.get(), &nothing_changed, true);
+  REQUIRE(v1->simulation.reused_blocks == 6);
+  std::vector<apply::BlockSimulation> spare = std::move(v0->simulation.blocks);
+  const apply::BlockSimulation* storage = spare.data();
+  const std::unique_ptr<Version> v2 =
+      simulate("xy" + text, root.config, &paths, v1.get(), &nothing_changed, true, &spare);
+  CHECK(spare.empty());
+  CHECK(v2->simulation.blocks.data() == storage);
+  REQUIRE(v2->simulation.blocks.size() == 6);
+  CHECK(v2->simulation.blocks[3].observed.shares_with(v1->simulation.blocks[3].observed));
+  apply::PathMemo fresh;
+  CHECK(apply::simulation_difference(
+            simulate("xy" + text, root.config, &fresh, nullptr)->simulation, v2->simulation) == "");
+  // More spare blocks than the result has, of another document: the extra ones are dropped.
+  const std::string two_blocks = text.substr(0, text.find("Step 2:"));
+  std::vector<apply::BlockSimulation> others = std::move(v1->simulation.blocks);
+  const std::unique_ptr<Version> small =
+      simulate(two_blocks, root.config, &paths, nullptr, nullptr, false, &others);
+  CHECK(others.empty());
+  CHECK(small->simulation.blocks.size() == 2);
+  CHECK(apply::simulation_difference(simulate(two_blocks, root.config, &fresh, nullptr)->simulation,
+                                     small->simulation) == "");
 }
 
 } // namespace blockls

@@ -89,7 +89,7 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
   lsp::Settings settings;
   const auto context = lsp::make_context(settings, {root.dir});
   REQUIRE(context->apply_config);
-  size_t reused = 0, steps = 0, vouched = 0, shared = 0;
+  size_t reused = 0, steps = 0, vouched = 0, shared = 0, spared = 0;
   for (unsigned seed = 1; seed <= 6; ++seed) {
     std::mt19937 rng(seed);
     test::empty_dir(root.dir);
@@ -102,6 +102,9 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
       text += random_block(rng, blocks++);
     std::shared_ptr<const lsp::Analysis> previous =
         lsp::analyze(std::make_shared<const std::string>(text), 0, 1, context, files, nullptr);
+    // The analysis before the previous one, read no more: its blocks are the next analysis's
+    // spare ones (lsp::spare_blocks), as the scheduler keeps them.
+    std::shared_ptr<const lsp::Analysis> older;
     // Half the steps say what the edit changed, as an editor's didChange does (a span wider
     // than the change, sometimes), the others leave the analysis to find it.
     lsp::TextOrigin origin{lsp::TextOrigin::next_id(), 0, {}};
@@ -125,8 +128,10 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
       if (rng() % 2) age_directories(root.dir);
       INFO("seed " << seed << " step " << step << "\n" << text);
       auto shared_text = std::make_shared<const std::string>(text);
+      std::vector<apply::BlockSimulation> spare = lsp::spare_blocks(std::move(older));
+      spared += !spare.empty();
       const auto now =
-          lsp::analyze(shared_text, step + 1, step + 2, context, files, previous, origin);
+          lsp::analyze(shared_text, step + 1, step + 2, context, files, previous, origin, &spare);
       const auto full = lsp::analyze(shared_text, step + 1, step + 2, context,
                                      std::make_shared<lsp::CachedDiskSource>(), nullptr);
       REQUIRE(now->simulation);
@@ -143,7 +148,7 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
       vouched += files->stats().paths - files->stats().looked;
       ++steps;
       origin.id = now->text_id; // the next edit is of the text the analysis kept
-      previous = now;
+      older = std::exchange(previous, now);
     }
   }
   // Meaningful only if blocks were in fact taken over.
@@ -152,6 +157,26 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
   CHECK(reused > steps * 3);
   CHECK(shared > steps / 3); // re-checks of the same text happened, and shared
   CHECK(vouched > steps);    // the ancestors did answer for missing paths
+  CHECK(spared > steps / 2); // analyses were written over spare blocks
+}
+
+// Only the last reference to an analysis gives its blocks away: one that is still published
+// (or parked for a request) keeps them.
+TEST_CASE("an analysis gives its simulated blocks away only from its last reference",
+          "[lsp][incremental]") {
+  test::TempRoot root;
+  const auto context = lsp::make_context(lsp::Settings{}, {root.dir});
+  std::mt19937 rng(1);
+  std::string text;
+  for (size_t n = 0; n < 4; ++n)
+    text += random_block(rng, n);
+  auto a = lsp::analyze(std::make_shared<const std::string>(text), 0, 1, context);
+  REQUIRE(a->simulation);
+  REQUIRE(a->simulation->blocks.size() == 4);
+  auto published = a;
+  CHECK(lsp::spare_blocks(std::move(a)).empty());
+  CHECK(published->simulation->blocks.size() == 4);
+  CHECK(lsp::spare_blocks(std::move(published)).size() == 4);
 }
 
 } // namespace blockls
