@@ -40,8 +40,13 @@ std::vector<int32_t> first_error_of_each_block(const CheckedDocument& checked) {
 } // namespace
 
 Plan build_plan(std::string_view text, const CheckedDocument& checked, const ActionCatalog& catalog,
-                PlanRange range) {
+                PlanRange range, std::vector<PlannedAction>* spare) {
   Plan plan;
+  size_t written = 0; // actions of the plan; those after them in `actions` are spare ones
+  if (spare && !spare->empty()) {
+    plan.actions = std::move(*spare);
+    spare->clear();
+  }
   const std::vector<Block>& blocks = checked.parsed.blocks;
   plan.total_blocks = blocks.size();
   size_t seq = range.first_seq;
@@ -75,7 +80,11 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked, const Act
       const ActionSpec* spec = catalog.find(block.dialect, command.name);
       if (!spec) continue; // cannot happen for a valid block
       // Built in place: an action is ~400 bytes with its inline maps, a move is a copy of them.
-      PlannedAction& a = plan.actions.emplace_back();
+      // A spare one has every field set below but its parameters.
+      PlannedAction& a =
+          written < plan.actions.size() ? plan.actions[written] : plan.actions.emplace_back();
+      a.params.clear();
+      ++written;
       a.seq = ++seq;
       a.block = static_cast<int>(b);
       a.block_id = block.id;
@@ -108,6 +117,8 @@ Plan build_plan(std::string_view text, const CheckedDocument& checked, const Act
     }
     if (any) plan.planned_blocks.push_back(static_cast<int>(b));
   }
+  plan.actions.erase(plan.actions.begin() + static_cast<std::ptrdiff_t>(written),
+                     plan.actions.end());
   return plan;
 }
 

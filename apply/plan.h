@@ -101,8 +101,11 @@ struct PlanRange {
   size_t first_seq = 0; // the actions of the blocks before `first`
 };
 
-// `text` must be the text `checked` was computed from.
+// `text` must be the text `checked` was computed from. `spare`: the actions of a plan nobody
+// reads any more (the language server's superseded analysis), moved out and cleared here: the
+// plan's actions are written over them, in their storage, instead of into new storage while
+// they are destroyed one by one. Whatever they hold, the plan is the same as without them.
 Plan build_plan(std::string_view text, const CheckedDocument& checked, const ActionCatalog& catalog,
-                PlanRange range = {});
+                PlanRange range = {}, std::vector<PlannedAction>* spare = nullptr);
 
 } // namespace blockls::apply

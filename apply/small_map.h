@@ -43,6 +43,7 @@ public:
     return {items_.emplace(it, name, std::move(value)), true};
   }
   V& operator[](std::string_view name) { return emplace(name, V{}).first->second; }
+  void clear() { items_.clear(); } // keeps the storage
 
 private:
   const_iterator lower(std::string_view name) const {

@@ -64,11 +64,13 @@ size_t Analysis::block_errors(int b) const {
   return b >= 0 && static_cast<size_t>(b) < block_error_counts.size() ? block_error_counts[b] : 0;
 }
 
+// (Plans are made non-const, so that spare_storage may take their actions.)
 const apply::Plan& Analysis::plan() const {
   std::call_once(plan_once_, [this] {
-    plan_ = too_large ? std::make_shared<const apply::Plan>()
-                      : std::make_shared<const apply::Plan>(
-                            apply::build_plan(*text, *checked_, *context->catalog));
+    plan_ =
+        too_large
+            ? std::make_shared<apply::Plan>()
+            : std::make_shared<apply::Plan>(apply::build_plan(*text, *checked_, *context->catalog));
   });
   return *plan_;
 }
@@ -87,8 +89,7 @@ const apply::BlockSimulation* Analysis::block_simulation(int b) const {
 std::shared_ptr<const Analysis>
 analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t generation,
         std::shared_ptr<const AnalysisContext> context, std::shared_ptr<CachedDiskSource> files,
-        std::shared_ptr<const Analysis> base, const TextOrigin& origin,
-        std::vector<apply::BlockSimulation>* spare) {
+        std::shared_ptr<const Analysis> base, const TextOrigin& origin, SpareStorage* spare) {
   const auto started = std::chrono::steady_clock::now();
   auto a = std::make_shared<Analysis>();
   // A base this one can be checked from: where the texts differ is found once (a scan of both
@@ -147,8 +148,9 @@ analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t gener
       // Built here (on the worker, before anyone else sees `a`), so plan() returns it as is.
       std::call_once(a->plan_once_, [&] {
         a->plan_ = same_text ? base->plan_ptr()
-                             : std::make_shared<const apply::Plan>(
-                                   apply::build_plan(source, checked, *a->context->catalog));
+                             : std::make_shared<apply::Plan>(
+                                   apply::build_plan(source, checked, *a->context->catalog, {},
+                                                     spare ? &spare->actions : nullptr));
       });
       const apply::Plan& plan = *a->plan_;
       if (!plan.actions.empty()) {
@@ -156,7 +158,7 @@ analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t gener
         apply::DiskSource disk;
         apply::SimulationOptions options;
         options.paths = a->context->paths.get();
-        options.spare = spare;
+        options.spare = spare ? &spare->blocks : nullptr;
         a->path_epoch = options.paths->epoch();
         // The files that changed since the base read them: its blocks that observed none of
         // them are taken over without reading their files again.
@@ -205,12 +207,16 @@ analyze(std::shared_ptr<const std::string> text, int64_t version, uint64_t gener
   return a;
 }
 
-std::vector<apply::BlockSimulation> spare_blocks(std::shared_ptr<const Analysis> analysis) {
-  std::vector<apply::BlockSimulation> blocks;
+SpareStorage spare_storage(std::shared_ptr<const Analysis> analysis) {
+  SpareStorage spare;
   // The last reference: no other thread can reach the analysis (made non-const by analyze).
-  if (analysis && analysis.use_count() == 1 && analysis->simulation)
-    blocks = std::move(const_cast<Analysis&>(*analysis).simulation->blocks);
-  return blocks;
+  if (!analysis || analysis.use_count() != 1) return spare;
+  Analysis& a = const_cast<Analysis&>(*analysis);
+  if (a.simulation) spare.blocks = std::move(a.simulation->blocks);
+  // The plan too when no analysis of the same text shares it (made non-const by plan()).
+  if (a.plan_ && a.plan_.use_count() == 1)
+    spare.actions = std::move(const_cast<apply::Plan&>(*a.plan_).actions);
+  return spare;
 }
 
 std::shared_ptr<const Analysis> failed_analysis(std::shared_ptr<const std::string> text,

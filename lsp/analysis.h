@@ -45,6 +45,12 @@ std::vector<std::string> effective_deny_globs(const Settings& settings);
 std::shared_ptr<const AnalysisContext>
 make_context(const Settings& settings, const std::vector<std::string>& workspace_roots);
 
+// Storage of a superseded analysis for the next one to write over (spare_storage).
+struct SpareStorage {
+  std::vector<apply::PlannedAction> actions;
+  std::vector<apply::BlockSimulation> blocks;
+};
+
 struct Analysis {
   std::shared_ptr<const std::string> text;
   std::shared_ptr<const AnalysisContext> context;
@@ -90,8 +96,8 @@ private:
                                                  uint64_t, std::shared_ptr<const AnalysisContext>,
                                                  std::shared_ptr<CachedDiskSource>,
                                                  std::shared_ptr<const Analysis>, const TextOrigin&,
-                                                 std::vector<apply::BlockSimulation>*);
-  friend std::vector<apply::BlockSimulation> spare_blocks(std::shared_ptr<const Analysis>);
+                                                 struct SpareStorage*);
+  friend struct SpareStorage spare_storage(std::shared_ptr<const Analysis>);
   std::shared_ptr<const CheckedDocument> checked_;
   mutable std::once_flag plan_once_;
   mutable std::shared_ptr<const apply::Plan> plan_;
@@ -102,21 +108,22 @@ private:
 // the part of the text that changed since (the result is the same as without it); it is used
 // only when it was made with the same context. `origin`: where `text` came from; when it was
 // edited from the base's text, the edit's span saves comparing the two texts to find it.
-// `spare`: see spare_blocks (taken, and left empty, when the document is simulated).
+// `spare`: see spare_storage (what of it the analysis uses is taken, and left empty).
 std::shared_ptr<const Analysis> analyze(std::shared_ptr<const std::string> text, int64_t version,
                                         uint64_t generation,
                                         std::shared_ptr<const AnalysisContext> context,
                                         std::shared_ptr<CachedDiskSource> files = nullptr,
                                         std::shared_ptr<const Analysis> base = nullptr,
                                         const TextOrigin& origin = {},
-                                        std::vector<apply::BlockSimulation>* spare = nullptr);
+                                        SpareStorage* spare = nullptr);
 
-// The simulated blocks of an analysis nobody will read again, taken out of it when this is
-// its last reference (the rest of it is freed here; nothing is taken otherwise): `spare` for
-// the next analyze, which writes its own simulation's blocks over them
-// (apply::SimulationOptions::spare) instead of copying the base's into new storage while
-// these are freed one by one.
-std::vector<apply::BlockSimulation> spare_blocks(std::shared_ptr<const Analysis> analysis);
+// The simulated blocks and the planned actions of an analysis nobody will read again, taken
+// out of it when this is its last reference (the rest of it is freed here; nothing is taken
+// otherwise, nor a plan another analysis shares): `spare` for the next analyze, which writes
+// its own plan's actions and simulation's blocks over them (apply::build_plan's `spare`,
+// apply::SimulationOptions::spare) instead of into new storage while these are destroyed one
+// by one.
+SpareStorage spare_storage(std::shared_ptr<const Analysis> analysis);
 
 // The analysis of a document whose check threw (`why`: what the user is told), so that the
 // server publishes that instead of going down with the worker thread; like a document over

@@ -30,9 +30,8 @@ void Scheduler::stop() {
 void Scheduler::dispose(std::shared_ptr<const Analysis> analysis) {
   if (!analysis) return;
   if (stopped_) return analysis.reset();
-  boost::asio::post(worker_, [this, a = std::move(analysis)]() mutable {
-    spare_ = lsp::spare_blocks(std::move(a));
-  });
+  boost::asio::post(
+      worker_, [this, a = std::move(analysis)]() mutable { spare_ = spare_storage(std::move(a)); });
 }
 
 void Scheduler::update(const std::string& uri, Job job) {

@@ -50,11 +50,12 @@ public:
   // plan or its simulation's blocks into fresh pages, ~4,000 page faults and 8-10 ms more, on
   // ~3 keystrokes in a hundred; half as many now, the rest being pages the allocator gave
   // back meanwhile.)
-  // Its simulated blocks are kept (spare_blocks) for the next job to write over.
+  // Its plan's actions and simulated blocks are kept (spare_storage) for the next job to
+  // write over.
   void dispose(std::shared_ptr<const Analysis> analysis);
-  // The simulated blocks of the analysis disposed of last, for a job's analyze to write its
-  // own over (lsp/analysis.h, spare_blocks). Only on the worker, from a job.
-  std::vector<apply::BlockSimulation>& spare_blocks() { return spare_; }
+  // The storage of the analysis disposed of last, for a job's analyze to write its own over
+  // (lsp/analysis.h, spare_storage). Only on the worker, from a job.
+  SpareStorage& spare() { return spare_; }
 
 private:
   struct Entry {
@@ -72,7 +73,7 @@ private:
   boost::asio::thread_pool worker_{1};
   std::map<std::string, Entry> entries_;
   bool stopped_ = false;
-  std::vector<apply::BlockSimulation> spare_; // the worker's only
+  SpareStorage spare_; // the worker's only
 };
 
 } // namespace blockls::lsp

@@ -138,9 +138,9 @@ void Session::schedule(Doc& doc) {
     try {
       const bool cold = !base || base->context != context;
       auto a = analyze(text.text, version, generation, context, files, base, text.origin,
-                       &scheduler->spare_blocks());
-      if (cold) // the result dropped here, its blocks kept for the next keystroke's
-        scheduler->spare_blocks() = spare_blocks(rehearse_keystroke(text, a, files));
+                       &scheduler->spare());
+      if (cold) // the result dropped here, its storage kept for the next keystroke's
+        scheduler->spare() = spare_storage(rehearse_keystroke(text, a, files));
       return a;
     } catch (const std::bad_alloc&) {
       return failed_analysis(text.text, version, generation, context,

@@ -128,4 +128,39 @@ std::unique_ptr<WorkspaceChecked> check_with_workspace(const std::string& text,
   return c;
 }
 
+std::string plan_difference(const apply::Plan& a, const apply::Plan& b) {
+  if (a.actions.size() != b.actions.size()) return "action count";
+  for (size_t i = 0; i < a.actions.size(); ++i) {
+    const apply::PlannedAction& x = a.actions[i];
+    const apply::PlannedAction& y = b.actions[i];
+    const std::string at = "action " + std::to_string(i) + ": ";
+    if (x.seq != y.seq || x.block != y.block || x.block_id != y.block_id ||
+        x.command != y.command || x.dialect != y.dialect || x.spec != y.spec ||
+        x.action != y.action || x.line != y.line || x.name_range.begin != y.name_range.begin ||
+        x.name_range.end != y.name_range.end)
+      return at + "fields";
+    if (x.params.size() != y.params.size()) return at + "parameter count";
+    for (auto p = x.params.begin(), q = y.params.begin(); p != x.params.end(); ++p, ++q)
+      if (p->first != q->first || p->second.text != q->second.text ||
+          p->second.value_range().begin != q->second.value_range().begin ||
+          p->second.value_range().end != q->second.value_range().end ||
+          p->second.line() != q->second.line())
+        return at + "parameter " + std::string(p->first);
+  }
+  const auto same_blocks = [](const std::vector<apply::SkippedBlock>& x,
+                              const std::vector<apply::SkippedBlock>& y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i].block != y[i].block || x[i].block_id != y[i].block_id || x[i].line != y[i].line ||
+          x[i].code != y[i].code || x[i].message != y[i].message)
+        return false;
+    return true;
+  };
+  if (!same_blocks(a.skipped, b.skipped)) return "skipped blocks";
+  if (!same_blocks(a.not_run, b.not_run)) return "not-run blocks";
+  if (a.planned_blocks != b.planned_blocks) return "planned blocks";
+  if (a.total_blocks != b.total_blocks) return "total blocks";
+  return "";
+}
+
 } // namespace blockls::test

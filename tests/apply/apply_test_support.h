@@ -5,6 +5,7 @@
 
 #include "apply/config.h"
 #include "apply/disk_backend.h"
+#include "apply/plan.h"
 #include "apply/workspace_check.h"
 #include "diagnostics/check.h"
 #include "grammar/model.h"
@@ -65,5 +66,10 @@ apply::BlockRun run_checked_block_on_disk(const WorkspaceChecked& c,
 
 // The first diagnostic with `code`, or null.
 const Diagnostic* find_code(const std::vector<Diagnostic>& ds, std::string_view code);
+
+// "" when two plans of the same text are the same, field by field (every action's number,
+// block, id, command, dialect, spec, name, line, name range and parameters: names, values and
+// where their source is; the skipped, not-run and planned blocks); else what differs first.
+std::string plan_difference(const apply::Plan& a, const apply::Plan& b);
 
 } // namespace blockls::test

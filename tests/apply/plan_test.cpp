@@ -2,6 +2,7 @@
 // views that survive the plan's moves (a joined multi-line path list included), and a value
 // taken as it is from the transcript is a view of the transcript, not a copy.
 #include "apply/plan.h"
+#include "apply_test_support.h"
 #include "diagnostics/check.h"
 
 #include <catch2/catch.hpp>
@@ -68,6 +69,46 @@ TEST_CASE("plan values are views that survive the plan's moves", "[apply][plan]"
   CHECK(inside(*write.param("path"), text)); // taken as it is: a view, not a copy
   REQUIRE(write.param("content") != nullptr);
   CHECK(write.param("content")->starts_with("hello"));
+}
+
+} // namespace blockls
+
+namespace blockls {
+
+// build_plan's `spare`: the actions are written over the spare ones, in their storage, and the
+// plan is the one built into new storage, whatever the spare actions held (more of them, or
+// fewer, than the plan has; parameters of their own, spilled out of line or not).
+TEST_CASE("a plan written over spare actions takes their storage and equals a fresh one",
+          "[apply][plan]") {
+  std::string text;
+  for (int n = 0; n < 5; ++n)
+    text += "```sh nesl\n#!nesl [@three-char-SHA-256: w0" + std::to_string(n) +
+            "]\naction = \"replace_text_in_file\"\npath = \"a.txt\"\nold_text = \"x\"\n"
+            "new_text = \"y\"\n#!end_w0" +
+            std::to_string(n) + "\n```\n\n";
+  const std::string shorter = text.substr(0, text.find("```sh", text.find("#!end_w01")));
+  const CheckedDocument checked = check_document(text), short_checked = check_document(shorter);
+  const ActionCatalog& catalog = ActionCatalog::builtin();
+  const std::string* const texts[] = {&text, &shorter};
+  for (const std::string* spare_of : texts) {
+    const CheckedDocument& spare_checked = spare_of == &text ? checked : short_checked;
+    for (const std::string* plan_of : texts) {
+      const CheckedDocument& plan_checked = plan_of == &text ? checked : short_checked;
+      INFO("spare of " << spare_checked.parsed.blocks.size() << " blocks, plan of "
+                       << plan_checked.parsed.blocks.size());
+      apply::Plan old = apply::build_plan(*spare_of, spare_checked, catalog);
+      // A parameter map spilled out of its inline storage (more than three parameters).
+      REQUIRE(!old.actions.empty());
+      old.actions.front().params["extra"] = {};
+      std::vector<apply::PlannedAction> spare = std::move(old.actions);
+      const apply::PlannedAction* storage = spare.data();
+      const apply::Plan plan = apply::build_plan(*plan_of, plan_checked, catalog, {}, &spare);
+      CHECK(spare.empty());
+      if (plan_checked.parsed.blocks.size() <= spare_checked.parsed.blocks.size())
+        CHECK(plan.actions.data() == storage); // (more actions than spare ones: it grew)
+      CHECK(test::plan_difference(apply::build_plan(*plan_of, plan_checked, catalog), plan) == "");
+    }
+  }
 }
 
 } // namespace blockls

@@ -89,7 +89,7 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
   lsp::Settings settings;
   const auto context = lsp::make_context(settings, {root.dir});
   REQUIRE(context->apply_config);
-  size_t reused = 0, steps = 0, vouched = 0, shared = 0, spared = 0;
+  size_t reused = 0, steps = 0, vouched = 0, shared = 0, spared_blocks = 0, spared_actions = 0;
   for (unsigned seed = 1; seed <= 6; ++seed) {
     std::mt19937 rng(seed);
     test::empty_dir(root.dir);
@@ -103,7 +103,7 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
     std::shared_ptr<const lsp::Analysis> previous =
         lsp::analyze(std::make_shared<const std::string>(text), 0, 1, context, files, nullptr);
     // The analysis before the previous one, read no more: its blocks are the next analysis's
-    // spare ones (lsp::spare_blocks), as the scheduler keeps them.
+    // spare storage (lsp::spare_storage), as the scheduler keeps it.
     std::shared_ptr<const lsp::Analysis> older;
     // Half the steps say what the edit changed, as an editor's didChange does (a span wider
     // than the change, sometimes), the others leave the analysis to find it.
@@ -128,8 +128,9 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
       if (rng() % 2) age_directories(root.dir);
       INFO("seed " << seed << " step " << step << "\n" << text);
       auto shared_text = std::make_shared<const std::string>(text);
-      std::vector<apply::BlockSimulation> spare = lsp::spare_blocks(std::move(older));
-      spared += !spare.empty();
+      lsp::SpareStorage spare = lsp::spare_storage(std::move(older));
+      spared_blocks += !spare.blocks.empty();
+      spared_actions += !spare.actions.empty(); // (not a plan the next analysis shared)
       const auto now =
           lsp::analyze(shared_text, step + 1, step + 2, context, files, previous, origin, &spare);
       const auto full = lsp::analyze(shared_text, step + 1, step + 2, context,
@@ -138,6 +139,7 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
       REQUIRE(full->simulation);
       CHECK(apply::simulation_difference(*full->simulation, *now->simulation) == "");
       CHECK(dump(now->diagnostics) == dump(full->diagnostics));
+      CHECK(test::plan_difference(full->plan(), now->plan()) == "");
       // The same text: the check and plan are the previous analysis's, not computed again.
       if (*previous->text == text) {
         CHECK(&now->checked() == &previous->checked());
@@ -155,28 +157,38 @@ TEST_CASE("chained analyses with a shared file cache equal fresh ones while file
   INFO("steps " << steps << ", blocks reused " << reused << ", paths vouched for " << vouched
                 << ", checks shared " << shared);
   CHECK(reused > steps * 3);
-  CHECK(shared > steps / 3); // re-checks of the same text happened, and shared
-  CHECK(vouched > steps);    // the ancestors did answer for missing paths
-  CHECK(spared > steps / 2); // analyses were written over spare blocks
+  CHECK(shared > steps / 3);        // re-checks of the same text happened, and shared
+  CHECK(vouched > steps);           // the ancestors did answer for missing paths
+  CHECK(spared_blocks > steps / 2); // analyses were written over spare storage
+  CHECK(spared_actions > steps / 10);
 }
 
-// Only the last reference to an analysis gives its blocks away: one that is still published
-// (or parked for a request) keeps them.
-TEST_CASE("an analysis gives its simulated blocks away only from its last reference",
-          "[lsp][incremental]") {
+// Only the last reference to an analysis gives its storage away: one that is still published
+// (or parked for a request) keeps it, and a plan shared with another analysis stays.
+TEST_CASE("an analysis gives its storage away only from its last reference", "[lsp][incremental]") {
   test::TempRoot root;
   const auto context = lsp::make_context(lsp::Settings{}, {root.dir});
   std::mt19937 rng(1);
   std::string text;
   for (size_t n = 0; n < 4; ++n)
     text += random_block(rng, n);
-  auto a = lsp::analyze(std::make_shared<const std::string>(text), 0, 1, context);
+  const auto shared_text = std::make_shared<const std::string>(text);
+  auto a = lsp::analyze(shared_text, 0, 1, context);
   REQUIRE(a->simulation);
   REQUIRE(a->simulation->blocks.size() == 4);
+  REQUIRE(a->plan().actions.size() == 4);
   auto published = a;
-  CHECK(lsp::spare_blocks(std::move(a)).empty());
+  const lsp::SpareStorage none = lsp::spare_storage(std::move(a));
+  CHECK(none.blocks.empty());
+  CHECK(none.actions.empty());
   CHECK(published->simulation->blocks.size() == 4);
-  CHECK(lsp::spare_blocks(std::move(published)).size() == 4);
+  // The same text analysed again (a watched file changed) shares the plan.
+  const auto again = lsp::analyze(shared_text, 0, 2, context, nullptr, published);
+  REQUIRE(&again->plan() == &published->plan());
+  const lsp::SpareStorage blocks_only = lsp::spare_storage(std::move(published));
+  CHECK(blocks_only.blocks.size() == 4);
+  CHECK(blocks_only.actions.empty());
+  CHECK(again->plan().actions.size() == 4);
 }
 
 } // namespace blockls
