@@ -265,6 +265,17 @@ TEST_CASE("a block that lists a directory sees a file created in it, changed fil
 
 namespace blockls {
 
+// A transcript of six fenced NESL blocks, each writing one of kPaths, with prose between them.
+std::string six_steps() {
+  std::string text;
+  for (size_t n = 0; n < 6; ++n)
+    text += fmt::format("Step {}:\n\n```sh nesl\n#!nesl [@three-char-SHA-256: w{:02}]\n"
+                        "action = \"write_file\"\npath = \"{}\"\ncontent = \"{}\"\n"
+                        "#!end_w{:02}\n```\n\n",
+                        n, n, kPaths[n % std::size(kPaths)], kWords[n % std::size(kWords)], n);
+  return text;
+}
+
 // After an incremental re-check, a block outside the re-parsed window is the base's block
 // moved by the window's shift: the simulation takes it over by its place, reading neither
 // document's blocks (here the base's check is given without them: only the window's blocks,
@@ -272,12 +283,7 @@ namespace blockls {
 TEST_CASE("blocks outside the re-parsed window are taken over by their place",
           "[apply][incremental]") {
   test::TempRoot root;
-  std::string text;
-  for (size_t n = 0; n < 6; ++n)
-    text += fmt::format("Step {}:\n\n```sh nesl\n#!nesl [@three-char-SHA-256: w{:02}]\n"
-                        "action = \"write_file\"\npath = \"{}\"\ncontent = \"{}\"\n"
-                        "#!end_w{:02}\n```\n\n",
-                        n, n, kPaths[n % std::size(kPaths)], kWords[n % std::size(kWords)], n);
+  const std::string text = six_steps();
   apply::PathMemo paths;
   const std::unique_ptr<Version> before =
       simulate(text, root.config, &paths, nullptr, nullptr, /*recheck=*/true);
@@ -323,12 +329,7 @@ namespace blockls {
 TEST_CASE("a simulation written over spare blocks takes their storage and equals a fresh one",
           "[apply][incremental]") {
   test::TempRoot root;
-  std::string text;
-  for (size_t n = 0; n < 6; ++n)
-    text += fmt::format("Step {}:\n\n```sh nesl\n#!nesl [@three-char-SHA-256: w{:02}]\n"
-                        "action = \"write_file\"\npath = \"{}\"\ncontent = \"{}\"\n"
-                        "#!end_w{:02}\n```\n\n",
-                        n, n, kPaths[n % std::size(kPaths)], kWords[n % std::size(kWords)], n);
+  const std::string text = six_steps();
   apply::PathMemo paths;
   const std::vector<std::string> nothing_changed;
   std::unique_ptr<Version> v0 = simulate(text, root.config, &paths, nullptr, nullptr, true);

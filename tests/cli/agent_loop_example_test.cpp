@@ -11,14 +11,25 @@
 
 using namespace blockls::test;
 
+namespace {
+
+// Runs examples/agent-loop.sh on the recorded answer `answer` with the scratch root `root`, as
+// its user would, with this build's blockls.
+ProcessResult run_agent_loop(const std::string& answer, const std::string& root) {
+  ::setenv("BLOCKLS", BLOCKLS_BINARY, 1);
+  ProcessResult r = run_process(
+      "/bin/sh", {std::string(BLOCKLS_SOURCE_DIR) + "/examples/agent-loop.sh", answer, root});
+  ::unsetenv("BLOCKLS");
+  return r;
+}
+
+} // namespace
+
 TEST_CASE("examples/agent-loop.sh applies the valid block and prints the feedback",
           "[cli][stream][apply][examples]") {
   const std::string root = make_temp_dir();
-  ::setenv("BLOCKLS", BLOCKLS_BINARY, 1);
-  const std::string examples = std::string(BLOCKLS_SOURCE_DIR) + "/examples";
   const ProcessResult r =
-      run_process("/bin/sh", {examples + "/agent-loop.sh", examples + "/agent-answer.md", root});
-  ::unsetenv("BLOCKLS");
+      run_agent_loop(std::string(BLOCKLS_SOURCE_DIR) + "/examples/agent-answer.md", root);
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("applied block 1 (line 6): greeting.py\n") != std::string::npos);
@@ -46,11 +57,7 @@ TEST_CASE("examples/agent-loop.sh forwards the feedback of a valid block the fil
              "#!nesl [@three-char-SHA-256: h01]\naction = \"file_write\"\npath = \"a.txt\"\n"
              "content = \"hi\"\n#!end_h01\n#!nesl [@three-char-SHA-256: h02]\n"
              "action = \"file_write\"\npath = \"../escape.txt\"\ncontent = \"x\"\n#!end_h02\n");
-  ::setenv("BLOCKLS", BLOCKLS_BINARY, 1);
-  const ProcessResult r =
-      run_process("/bin/sh", {std::string(BLOCKLS_SOURCE_DIR) + "/examples/agent-loop.sh",
-                              base + "/answer.md", root});
-  ::unsetenv("BLOCKLS");
+  const ProcessResult r = run_agent_loop(base + "/answer.md", root);
   INFO(r.out << r.err);
   CHECK(r.out.find("skipped block 2 (line 6): failed [PATH_OUTSIDE_ROOT]") != std::string::npos);
   const size_t to_model = r.out.find("--- to send back to the model ---\n");
@@ -74,11 +81,7 @@ TEST_CASE("examples/agent-loop.sh forwards the feedback of a malformed header's 
   std::filesystem::create_directories(root);
   write_text(base + "/answer.md", "#!nesl [three-char-SHA-256: k1w]\naction = \"file_write\"\n"
                                   "path = \"a.txt\"\ncontent = \"x\"\n#!end_k1w\n");
-  ::setenv("BLOCKLS", BLOCKLS_BINARY, 1);
-  const ProcessResult r =
-      run_process("/bin/sh", {std::string(BLOCKLS_SOURCE_DIR) + "/examples/agent-loop.sh",
-                              base + "/answer.md", root});
-  ::unsetenv("BLOCKLS");
+  const ProcessResult r = run_agent_loop(base + "/answer.md", root);
   INFO(r.out << r.err);
   CHECK(r.out.find("error (line 1): Invalid NESL header format [MALFORMED_HEADER]") !=
         std::string::npos);
