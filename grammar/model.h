@@ -286,6 +286,10 @@ struct ResumePoint {
   // What each dialect carries from block to block, as its snapshot() gave it (indexed by
   // Dialect; the meaning is the dialect's own, like a tree-sitter scanner's serialized state).
   std::array<uint32_t, kDialectCount> dialect_state{};
+  // Recorded at the start of a start line that ended the open block (a NESL header after a
+  // block without its end marker): the router had already routed that line, so a parse that
+  // stops here drops what the line began (parse_from), or does not stop here (PartParser).
+  bool before_start = false;
   // Same parser state (offsets aside): parsing resumed at either point goes on identically.
   bool same_state(const ResumePoint& o) const {
     return fence_open == o.fence_open &&

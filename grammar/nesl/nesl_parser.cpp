@@ -660,10 +660,11 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
       report_unclosed_before(line, ctx);
       suspicious_seen_ = saved;
     } else {
+      // The block ends here; the header is offered again as a start line (take_declined),
+      // so that the router can record a resume point before it.
       report_unclosed_before(line, ctx);
-      const EraSyntax& era = *era_;
       close_block(ctx, std::nullopt);
-      handle_header(line, ctx, era, true);
+      declined_ = true;
     }
   } else if (const EraSyntax* other = hash_line ? nesl::header_era(trimmed) : nullptr;
              other && nesl::match_header(line.text, *other).matched &&
@@ -671,10 +672,10 @@ void NeslParser::block_line(const LineRef& line, ParseContext& ctx) {
                  line.text.substr(nesl::match_header(line.text, *other).id_begin,
                                   nesl::match_header(line.text, *other).id_end -
                                       nesl::match_header(line.text, *other).id_begin))) {
-    // A valid header of another era opens a new block too.
+    // A valid header of another era opens a new block too (offered again, as above).
     report_unclosed_before(line, ctx);
     close_block(ctx, std::nullopt);
-    open_block(line, ctx, *other, nesl::match_header(line.text, *other));
+    declined_ = true;
   } else if (trimmed.find('=') != npos) {
     assignment_line(line, ctx);
   } else {

@@ -141,6 +141,14 @@ public:
     }
     return more;
   }
+  // True (once) when the last on_line() ended the block at a header (of any era) that opens
+  // the next one: the router offers that line again as a start line, after recording a
+  // resume point before it (a chain of blocks each ended by the next header has no other).
+  bool take_declined() {
+    const bool d = declined_;
+    declined_ = false;
+    return d;
+  }
   // True when the open block could be ended by another dialect's start line (not inside
   // a heredoc, where every line is content).
   bool can_yield() const { return state_ == State::in_block; }
@@ -332,6 +340,7 @@ private:
   size_t prev_line_begin_ = 0;
   std::string nl_ = "\n"; // the document's line break, for inserted lines
   bool nl_known_ = false;
+  bool declined_ = false; // see take_declined()
 };
 
 } // namespace blockls

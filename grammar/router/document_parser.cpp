@@ -429,6 +429,7 @@ private:
       after_line(line);
       return;
     }
+    if (seen_open) note_boundary(line); // the open block ended before this line
     const size_t blocks_before = doc_.blocks.size();
     bool claimed = false;
     for_each_grammar(grammars_, [&](auto& g) {
@@ -476,6 +477,39 @@ private:
     if (!note_busy(line)) open_block_fenced_ = false;
   }
 
+  // Records a resume point at the start of `line` when the open block ended before it (the
+  // line is offered as a start line next) and nothing else is open or pending. Without it, a
+  // chain of blocks each ended by the next one's start line had no resume point at all: the
+  // stream reported none of them before the input ended and an edit re-parsed the whole chain.
+  void note_boundary(const LineRef& line) {
+    unsigned busy_bits = 0;
+    for_each_grammar(grammars_, [&](const auto& g) {
+      busy_bits |= static_cast<unsigned>(g.in_block()) | static_cast<unsigned>(g.pending());
+    });
+    if (busy_bits != 0) return;
+    const auto& points = doc_.resume_points;
+    if (!points.empty() && points.back().offset >= line.begin) return;
+    record_point(line.begin, line.number).before_start = true;
+  }
+
+  ResumePoint& record_point(size_t offset, uint32_t line_number) {
+    ResumePoint p;
+    p.offset = offset;
+    p.line = line_number;
+    p.blocks = base_blocks_ + static_cast<uint32_t>(doc_.blocks.size());
+    p.diagnostics = base_diagnostics_ + static_cast<uint32_t>(doc_.diagnostics.size());
+    p.fence_open = fence_.open();
+    if (p.fence_open) { // a closed fence's last marker is irrelevant
+      p.fence_marker = fence_.marker();
+      p.fence_length = static_cast<uint32_t>(fence_.length());
+    }
+    for_each_grammar(grammars_, [&](const auto& g) {
+      p.dialect_state[static_cast<size_t>(g.info.id)] = g.snapshot();
+    });
+    point_blocks_ = p.blocks;
+    return doc_.resume_points.emplace_back(p);
+  }
+
   // Records a resume point at the line after `line` when a block or a pending header has
   // just ended there (about one point per block, and none inside blocks). Returns in_block().
   bool note_busy(const LineRef& line) {
@@ -488,23 +522,8 @@ private:
     const bool busy = (open_bits | pending_bits) != 0;
     // (Or a block opened and closed on this line: a one-line XML directive is final at once.)
     const uint32_t blocks = base_blocks_ + static_cast<uint32_t>(doc_.blocks.size());
-    if ((busy_ || blocks > point_blocks_) && !busy && line.has_newline) {
-      ResumePoint p;
-      p.offset = line.next;
-      p.line = line.number + 1;
-      p.blocks = base_blocks_ + static_cast<uint32_t>(doc_.blocks.size());
-      p.diagnostics = base_diagnostics_ + static_cast<uint32_t>(doc_.diagnostics.size());
-      p.fence_open = fence_.open();
-      if (p.fence_open) { // a closed fence's last marker is irrelevant
-        p.fence_marker = fence_.marker();
-        p.fence_length = static_cast<uint32_t>(fence_.length());
-      }
-      for_each_grammar(grammars_, [&](const auto& g) {
-        p.dialect_state[static_cast<size_t>(g.info.id)] = g.snapshot();
-      });
-      doc_.resume_points.push_back(p);
-      point_blocks_ = p.blocks;
-    }
+    if ((busy_ || blocks > point_blocks_) && !busy && line.has_newline)
+      record_point(line.next, line.number + 1);
     busy_ = busy;
     return open_bits != 0;
   }
@@ -843,6 +862,12 @@ ParsedDocument parse_from(std::string_view text, const ResumePoint& from,
   if (*stopped_at) {
     ParsedDocument doc = std::move(router.doc());
     doc.resume_points.pop_back();
+    if (const ResumePoint& p = **stopped_at; p.before_start) {
+      // The parse stops before the line routed last: what that line began is dropped.
+      doc.blocks.erase(doc.blocks.begin() + (p.blocks - from.blocks), doc.blocks.end());
+      doc.diagnostics.erase(doc.diagnostics.begin() + (p.diagnostics - from.diagnostics),
+                            doc.diagnostics.end());
+    }
     return doc;
   }
   route_last_line(text, cursor.begin(), cursor.number(), router);
@@ -896,7 +921,8 @@ ParsedDocument PartParser::next(size_t min_end) {
   const auto stop = [&] {
     if (points.size() == seen) return false;
     seen = points.size();
-    stopped = points.back().offset >= min_end;
+    // (Not before a start line: that line is routed already, and its block is open.)
+    stopped = points.back().offset >= min_end && !points.back().before_start;
     return stopped;
   };
   const auto route = [&](auto cursor) {

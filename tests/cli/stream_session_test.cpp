@@ -86,6 +86,21 @@ Streamed stream(std::string_view text, const std::vector<size_t>& cuts) {
 // An error's `context_window` and `context` show lines after the error, which a stream may not
 // have read when the block closes: the window is compared up to the error's own line ("<-- ERROR
 // HERE"), the context must be a prefix of check's; every other field is compared exactly.
+// `text` without its first `n` lines (empty when it has no more).
+std::string without_lines(const std::string& text, size_t n) {
+  size_t at = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) return {};
+    at = nl + 1;
+  }
+  return text.substr(at);
+}
+
+// docs/stream.md: `context_window` is compared up to the error's own line; NESL's `context`
+// (nesl-js's five lines on the text read when the block closed) is shifted back when that text
+// ends less than three lines after the error, so without its first 0 to 2 lines it is a prefix
+// of check's.
 bool same_errors(json got, json want) {
   if (got.size() != want.size()) return false;
   for (size_t i = 0; i < got.size(); ++i) {
@@ -97,7 +112,9 @@ bool same_errors(json got, json want) {
     }
     if (got[i].contains("context") || want[i].contains("context")) {
       const std::string g = got[i].value("context", ""), w = want[i].value("context", "");
-      if (!w.starts_with(g)) return false;
+      if (!w.starts_with(g) && !w.starts_with(without_lines(g, 1)) &&
+          !w.starts_with(without_lines(g, 2)))
+        return false;
       got[i].erase("context");
       want[i].erase("context");
     }
@@ -239,6 +256,28 @@ TEST_CASE("stream: a one-line XML directive's block_end comes with its line, bef
   session.feed("Some prose.\n");
   CHECK(events.size() == 4);
   session.finish();
+  CHECK(events.back() == "done");
+}
+
+TEST_CASE("stream: a block ended by the next block's header comes out with that header's line",
+          "[cli][stream]") {
+  std::vector<std::string> events;
+  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
+    const json e = parsed(raw);
+    events.push_back(e.at("event"));
+  });
+  // (A chain of such blocks once came out only at the end of the input, all held meanwhile:
+  // with no resume point between them, 6.8 MB of them took 490 MB.)
+  session.feed("#!nesl [@three-char-SHA-256: aa1]\naction = \"file_write\"\npath = \"a\"\n");
+  CHECK(events == std::vector<std::string>{"block_start"});
+  session.feed("content = \"1\"\n#!nesl [@three-char-SHA-256: aa2]\n");
+  CHECK(events == std::vector<std::string>{"block_start", "block_end", "block_start"});
+  session.feed("action = \"file_write\"\npath = \"b\"\ncontent = \"2\"\n#!SHAM [@three-");
+  CHECK(events.size() == 3); // the next header's line is not complete yet
+  session.feed("char-SHA-256: aa3]\n");
+  CHECK(events == std::vector<std::string>{"block_start", "block_end", "block_start", "block_end",
+                                           "block_start"});
+  CHECK(session.finish() >= 3); // each block is unclosed
   CHECK(events.back() == "done");
 }
 
