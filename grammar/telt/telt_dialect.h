@@ -41,6 +41,7 @@ public:
   bool try_start(const LineRef& line, ParseContext& ctx) { return parser_.try_start(line, ctx); }
   bool in_block() const { return parser_.in_block(); }
   void on_line(const LineRef& line, ParseContext& ctx) { parser_.on_line(line, ctx); }
+  bool take_declined_line() { return parser_.take_declined(); }
   void on_prose_line(const LineRef&, ParseContext&) {}
   void note_prose_line(size_t) {}
   bool quiet_outside() const { return true; }

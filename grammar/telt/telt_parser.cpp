@@ -153,10 +153,12 @@ void TeltParser::on_line(const LineRef& line, ParseContext& ctx) {
   if (block(ctx).fence_close_line == line.number) fence_close_begin_ = line.begin;
   const std::string_view t = line.text;
   if (t.size() >= 2 && t[0] == '#' && t[1] == '!') { // every START shape begins so
-    if (auto start = telt::parse_start(t)) {
+    if (telt::parse_start(t)) {
+      // The block ends here; the START is offered again as a start line (take_declined), so
+      // that the router can record a resume point before it.
       report_unclosed(&line, ctx);
       close_block(ctx);
-      open_block(line, *start, ctx);
+      declined_ = true;
       return;
     }
   }

@@ -91,9 +91,17 @@ public:
   }
   // End of input (`line_count` lines in all).
   void finish(ParseContext& ctx, uint32_t line_count);
+  // True (once) when the last on_line() ended the block at a new START: the router offers
+  // that line again as a start line, after recording a resume point before it.
+  bool take_declined() {
+    const bool d = declined_;
+    declined_ = false;
+    return d;
+  }
 
 private:
   enum class State { outside, in_block, in_command, in_parameter, recovering };
+  bool declined_ = false; // see take_declined()
 
   void open_block(const LineRef& line, const telt::StartLine& start, ParseContext& ctx);
   // Reports the open block as unclosed; `next_start` is the START that interrupts it

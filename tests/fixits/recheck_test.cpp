@@ -449,3 +449,27 @@ TEST_CASE("incremental re-check equals a full check after chained random edits: 
   INFO("edits " << tally.edits << ", incremental " << tally.incremental);
   CHECK(tally.incremental * 2 > tally.edits);
 }
+
+TEST_CASE("a chain of TELT blocks each ended by the next START has a resume point before each one",
+          "[recheck]") {
+  std::string text;
+  for (int i = 0; i < 60; ++i) {
+    const std::string h = "t" + std::to_string(10 + i);
+    text += "#!telt [3-char SHA: " + h + "]\n=== CREATE_FILE ===\n--FILE " + h + "--\nf" +
+            std::to_string(i) + ".txt\n--CONTENT " + h + "--\nline " + std::to_string(i) + "\n";
+  }
+  const CheckedDocument old = check_document(text, keeping());
+  REQUIRE(old.parsed.blocks.size() == 60);
+  size_t before_start = 0;
+  for (const ResumePoint& p : old.parsed.resume_points)
+    if (p.before_start) {
+      ++before_start;
+      CHECK(p.offset == old.parsed.blocks[p.blocks].range.begin);
+    }
+  CHECK(before_start == 59);
+  // A keystroke inside a value re-checks as a full check does.
+  std::string next = text;
+  next.insert(text.find("line 30"), "x");
+  const Recheck r = recheck_document(text, old, next, keeping());
+  CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next, keeping())));
+}
