@@ -2,9 +2,31 @@
 #include "cli/app.h"
 #include "cli/process_heap.h"
 
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
+
+namespace {
+
+// The exit status once standard output is flushed: `status`, or 2 with a message when a write
+// to it failed (a full disk, a closed pipe with SIGPIPE ignored). Without this, `blockls fix
+// t.md > t.new && mv t.new t.md` on a full disk exited 0 over a cut-off t.new. The stream and
+// the language server write their own output and check each write.
+int after_output(int status) {
+  const bool failed_earlier = !std::cout; // a buffer flushed while the command ran
+  errno = 0;
+  std::cout.flush();
+  if (std::cout) return status;
+  const int error = errno;
+  std::cerr << "blockls: cannot write standard output";
+  if (!failed_earlier && error != 0) std::cerr << ": " << std::strerror(error);
+  std::cerr << "; the output is incomplete\n";
+  return blockls::cli::kExitUsage;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   blockls::cli::configure_process_heap();
@@ -16,7 +38,7 @@ int main(int argc, char** argv) {
   // line, ~100 times the input's size at worst. An apply interrupted so is rolled back by its
   // journal, like one killed mid-way.
   try {
-    return blockls::cli::run(args, std::cout, std::cerr);
+    return after_output(blockls::cli::run(args, std::cout, std::cerr));
   } catch (const std::bad_alloc&) {
     std::cout.flush();
     std::cerr << "blockls: out of memory: the system gave no more memory to hold what the input "

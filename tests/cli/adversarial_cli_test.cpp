@@ -361,3 +361,30 @@ TEST_CASE("running out of memory is a message and exit status 2, not an abort",
   }
 }
 #endif
+
+TEST_CASE("a failed write to standard output is exit status 2 with a message, not success",
+          "[cli][adversarial]") {
+  // (`blockls fix t.md > t.new && mv t.new t.md` on a full disk once exited 0 over a cut-off
+  // t.new.) /dev/full fails every write with ENOSPC; a pipe whose reader is gone, with SIGPIPE
+  // ignored, fails with EPIPE.
+  const std::string dir = test::make_temp_dir();
+  std::string text;
+  for (int i = 0; i < 2000; ++i)
+    text += "#!nesl [@three-char-SHA-256: k" + std::to_string(10 + i % 80) +
+            "]\naction = \"write_file\"\npath = \"f.txt\"\ncontent = \"x\"\n#!end_k" +
+            std::to_string(10 + i % 80) + "\n\n";
+  test::write_text(dir + "/t.md", text);
+  const std::string bin = BLOCKLS_BINARY, t = "'" + dir + "/t.md'";
+  for (const std::string& command :
+       {bin + " fix " + t + " > /dev/full", bin + " check --format json " + t + " > /dev/full",
+        bin + " check --format sarif " + t + " > /dev/full", bin + " codes > /dev/full",
+        "trap '' PIPE; " + bin + " check --format json " + t +
+            " | head -c 1 > /dev/null; exit ${PIPESTATUS[0]}",
+        bin + " apply --dry-run --root '" + dir + "' " + t + " > /dev/full"}) {
+    const auto r = test::run_process("/bin/bash", {"-c", command});
+    INFO(command);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("blockls: cannot write standard output") != std::string::npos);
+  }
+}
