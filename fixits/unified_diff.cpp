@@ -40,6 +40,13 @@ void print_lines(std::ostream& out, const std::vector<Element>& lines) {
         << e.first << '\n';
 }
 
+// A `---`/`+++` header's name: followed by a TAB when it holds a blank, as git writes it, since
+// GNU patch and git apply read such a name up to the TAB (without it, patch -p1 took
+// `a/sp ace.txt` for a file named `sp`).
+std::string header_name(const std::string& label) {
+  return label.find_first_of(" \t") == std::string::npos ? label : label + "\t";
+}
+
 } // namespace
 
 std::string unified_diff(std::string_view before, std::string_view after,
@@ -50,7 +57,7 @@ std::string unified_diff(std::string_view before, std::string_view after,
   diff.compose();
   diff.composeUnifiedHunks();
   std::ostringstream out;
-  out << "--- " << from_label << '\n' << "+++ " << to_label << '\n';
+  out << "--- " << header_name(from_label) << '\n' << "+++ " << header_name(to_label) << '\n';
   for (const auto& hunk : diff.getUniHunks()) {
     out << "@@ -" << hunk_range(hunk.a, hunk.b) << " +" << hunk_range(hunk.c, hunk.d) << " @@\n";
     print_lines(out, hunk.common[0]);

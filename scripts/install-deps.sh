@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ pkg-config git
+  cmake ninja-build g++ pkg-config git patch
   nlohmann-json3-dev libboost1.81-dev libfmt-dev catch2 libcli11-dev libutfcpp-dev
   libbenchmark-dev libdtl-dev libyaml-cpp-dev libjemalloc-dev
   clang libclang-rt-14-dev

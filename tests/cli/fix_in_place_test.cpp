@@ -166,3 +166,36 @@ TEST_CASE("fix --diff names an absolute path as git does", "[cli][fix]") {
   CHECK(contains(inner.out, "--- a/" + name + "\n+++ b/" + name + "\n"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("fix --diff and apply's dry-run diff apply with patch -p1 when a name has a space",
+          "[cli][fix]") {
+  // git writes a TAB after a header's name that holds a blank, and patch reads the name up to
+  // it; without it, patch -p1 took `a/sp ace.txt` for a file named `sp`.
+  REQUIRE(::access("/usr/bin/patch", X_OK) == 0); // scripts/install-deps.sh installs it
+  const std::string dir = make_temp_dir();
+  write_text(dir + "/sp ace.txt", kBroken);
+  const ProcessResult diff = run_process(BLOCKLS_BINARY, {"fix", "--diff", "sp ace.txt"}, "", dir);
+  INFO(diff.out << diff.err);
+  CHECK(contains(diff.out, "--- a/sp ace.txt\t\n+++ b/sp ace.txt\t\n"));
+  write_text(dir + "/change.diff", diff.out);
+  const ProcessResult patched = run_process("/bin/sh", {"-c", "patch -p1 < change.diff"}, "", dir);
+  INFO(patched.out << patched.err);
+  CHECK(patched.exit_code == 0);
+  CHECK(read_all(dir + "/sp ace.txt") == kFixed);
+
+  // The dry-run of apply: a file with a space created, then patched into a copy of the root.
+  const std::string root = dir + "/root", copy = dir + "/copy";
+  fs::create_directories(root);
+  fs::create_directories(copy);
+  write_text(dir + "/t.md", "cat > 'new file.txt' << 'EOF'\nhello\nEOF\n");
+  const ProcessResult dry =
+      run_process(BLOCKLS_BINARY, {"apply", "--dry-run", "--root", root, dir + "/t.md"});
+  INFO(dry.out << dry.err);
+  write_text(dir + "/apply.diff", dry.out);
+  const ProcessResult applied =
+      run_process("/bin/sh", {"-c", "patch -p1 < ../apply.diff"}, "", copy);
+  INFO(applied.out << applied.err);
+  CHECK(applied.exit_code == 0);
+  CHECK(read_all(copy + "/new file.txt") == "hello\n");
+  fs::remove_all(dir);
+}
