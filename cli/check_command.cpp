@@ -177,6 +177,15 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     }
     reads[k] = std::move(r);
   };
+  // A file not checked: in JSON, its entry goes where the file is among the arguments.
+  const auto note_failure = [&](const std::string& path, const std::string& message) {
+    failed.emplace_back(path, message);
+    if (request.format != "json") return;
+    w.begin_object();
+    w.field("io_error", message);
+    w.field("path", path);
+    w.end_object();
+  };
   const auto take_file = [&](size_t k) {
     const std::unique_ptr<Read> read = std::move(reads[k]);
     const std::string& path = request.files[k];
@@ -189,7 +198,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
     }
     if (!file) {
       err << "blockls: " << read->error << '\n';
-      failed.emplace_back(display_path(path), read->error);
+      note_failure(display_path(path), read->error);
       return;
     }
     if (read->in_parts) {
@@ -207,7 +216,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       if (parted.changed) {
         const std::string error = shown + ": " + *parted.changed + "; not checked (run again)";
         err << "blockls: " << error << '\n';
-        failed.emplace_back(shown, error);
+        note_failure(shown, error);
         return;
       }
       total += parted.summary;
@@ -238,12 +247,6 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   for_each_ordered(request.files.size(), request.jobs, window, check_file, take_file);
 
   if (request.format == "json") {
-    for (const auto& [path, message] : failed) {
-      w.begin_object();
-      w.field("io_error", message);
-      w.field("path", path);
-      w.end_object();
-    }
     w.end_array();
     w.end_object();
     out << json_text << '\n';

@@ -170,6 +170,17 @@ TEST_CASE("check reports unreadable, binary and oversized input with exit 2", "[
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["files"].size() == 2);
   CHECK(j["files"][1].contains("io_error"));
+  // In the order of the arguments, an unreadable one first too (it once came last), whatever -j.
+  for (const char* jobs : {"1", "2"}) {
+    r = run_blockls({"check", "--format", "json", "--max-size", "1000", "-j", jobs,
+                     "/nonexistent/x", good, big});
+    const auto k = nlohmann::json::parse(r.out);
+    REQUIRE(k["files"].size() == 3);
+    CHECK(k["files"][0]["path"] == "/nonexistent/x");
+    CHECK(k["files"][0].contains("io_error"));
+    CHECK(!k["files"][1].contains("io_error"));
+    CHECK(k["files"][2].contains("io_error"));
+  }
 }
 
 TEST_CASE("check --format json follows the seed's shape plus our fields", "[cli]") {
