@@ -6,6 +6,7 @@
 #include "cli/instructions_command.h"
 #include "cli/option_checks.h"
 #include "cli/stream_command.h"
+#include "cli/text_report.h"
 #include "diagnostics/action_catalog.h"
 #include "diagnostics/codes.h"
 #include "diagnostics/json_text.h"
@@ -43,7 +44,7 @@ constexpr double kMaxExecSeconds = 24 * 60 * 60;
 std::unique_ptr<ActionCatalog> load_catalog(const std::string& schema, std::ostream& err) {
   std::string error;
   auto catalog = load_action_catalog(schema, &error);
-  if (!catalog) err << "blockls: " << error << '\n';
+  if (!catalog) err << "blockls: " << printable(error) << '\n';
   return catalog;
 }
 

@@ -233,12 +233,12 @@ bool make_apply_config(const ApplyRequest& request, ApplyConfig* config, std::os
                        std::string_view command) {
   std::string error;
   if (!make_config(request.root, config, &error)) {
-    err << "blockls " << command << ": " << error << '\n';
+    err << "blockls " << command << ": " << printable(error) << '\n';
     return false;
   }
   for (const std::string& dir : request.allow_roots)
     if (!add_allowed_root(config, dir, &error)) {
-      err << "blockls " << command << ": " << error << '\n';
+      err << "blockls " << command << ": " << printable(error) << '\n';
       return false;
     }
   for (const std::string& glob : request.deny)
@@ -377,7 +377,7 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
     std::string error;
     std::optional<InputFile> file = read_input(path, limits, &error);
     if (!file) {
-      err << "blockls: " << error << '\n';
+      err << "blockls: " << printable(error) << '\n';
       io_failed = true;
       continue;
     }

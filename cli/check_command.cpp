@@ -197,7 +197,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
       return;
     }
     if (!file) {
-      err << "blockls: " << read->error << '\n';
+      err << "blockls: " << printable(read->error) << '\n';
       note_failure(display_path(path), read->error);
       return;
     }
@@ -215,7 +215,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
             << (parted.parts == 1 ? "" : "s") << '\n';
       if (parted.changed) {
         const std::string error = shown + ": " + *parted.changed + "; not checked (run again)";
-        err << "blockls: " << error << '\n';
+        err << "blockls: " << printable(error) << '\n';
         note_failure(shown, error);
         return;
       }
@@ -253,7 +253,7 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   } else if (request.format == "feedback") {
     // For the model: one section per file when there are several.
     for (const Checked& c : kept) {
-      if (kept.size() > 1) out << "== " << display_path(c.file.path) << " ==\n";
+      if (kept.size() > 1) out << "== " << printable(display_path(c.file.path)) << " ==\n";
       out << feedback_text(c.file.text, c.result, options);
     }
   } else if (request.format == "sarif") {
@@ -391,7 +391,7 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
     const std::unique_ptr<Fixed> r = std::move(slots[k]);
     const std::string& path = request.files[k];
     if (!r->file) {
-      err << r->error << '\n';
+      err << printable(r->error) << '\n';
       io_failed = true;
       return;
     }
@@ -403,19 +403,19 @@ int run_fix(const FixRequest& request, std::ostream& out, std::ostream& err) {
       // that has something to write: a read-only file that needs no fix is left as it is.
       if (const std::optional<unsigned> mode = regular_file_mode(path); r->applied > 0 && mode) {
         if (std::optional<std::string> refusal = in_place_refusal(path, *mode)) {
-          err << *refusal << '\n';
+          err << printable(*refusal) << '\n';
           io_failed = true;
           return;
         }
       }
       std::string error;
       if (r->applied > 0 && !write_file_atomically(path, r->fixed, &error)) {
-        err << "blockls: " << error << '\n';
+        err << "blockls: " << printable(error) << '\n';
         io_failed = true;
         return;
       }
-      err << fmt::format("{}: {} fix{} applied, {} error{} left\n", display_path(path), r->applied,
-                         r->applied == 1 ? "" : "es", r->errors_left,
+      err << fmt::format("{}: {} fix{} applied, {} error{} left\n", printable(display_path(path)),
+                         r->applied, r->applied == 1 ? "" : "es", r->errors_left,
                          r->errors_left == 1 ? "" : "s");
     } else {
       out << r->fixed;

@@ -89,11 +89,13 @@ void write_text_diagnostics(std::string& buffer, std::ostream* out, const std::s
   };
   const SourceView view{text, checked.parsed.lines};
   const uint32_t total = checked.parsed.lines.line_count();
+  // The name as given may hold control bytes (an escape sequence) or invalid UTF-8.
+  const std::string shown_path = checked.diagnostics.empty() ? std::string() : printable(path);
   std::string shown; // a line's text as printed, to measure it (reused)
   for (const Diagnostic& d : checked.diagnostics) {
     const OutwardPosition pos = view.start_of(d);
     begin_paint("\033[1m");
-    fmt::format_to(to(), "{}:{}:{}:", path, pos.line, pos.column);
+    fmt::format_to(to(), "{}:{}:{}:", shown_path, pos.line, pos.column);
     end_paint();
     put(" ");
     begin_paint(severity_color(d.severity));

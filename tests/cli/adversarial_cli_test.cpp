@@ -388,3 +388,23 @@ TEST_CASE("a failed write to standard output is exit status 2 with a message, no
     CHECK(r.err.find("blockls: cannot write standard output") != std::string::npos);
   }
 }
+
+TEST_CASE("a file name given on the command line is printed with its control bytes escaped",
+          "[cli][adversarial]") {
+  // A name holding an escape sequence once reached the terminal as is, in the text report, the
+  // feedback's headers and stderr (docs/apply.md: text output escapes control characters).
+  const std::string dir = test::make_temp_dir();
+  const std::string name = dir + "/x\033[31m.md";
+  test::write_text(name, "#!nesl [@three-char-SHA-256: k1w]\naction = \"nope\"\n#!end_k1w\n");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"check", name},
+        std::vector<std::string>{"check", "--format", "feedback", name, name},
+        std::vector<std::string>{"check", dir + "/missing\033[2J.md"},
+        std::vector<std::string>{"fix", "--in-place", dir + "/missing\033[2J.md"}}) {
+    const auto r = test::run_process(BLOCKLS_BINARY, args);
+    INFO(args[0] << " " << args[1]);
+    CHECK(r.out.find('\033') == std::string::npos);
+    CHECK(r.err.find('\033') == std::string::npos);
+    CHECK((r.out + r.err).find("\\x1b") != std::string::npos);
+  }
+}
