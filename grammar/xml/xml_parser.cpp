@@ -15,6 +15,30 @@
 namespace blockls {
 namespace {
 
+// True when `written` is a misspelling of the tag name `name`: one edit apart (two for names
+// of more than five letters), compared without case. Optimal string alignment distance.
+bool near_miss(std::string_view written, std::string_view name) {
+  if (written.empty() || written.size() > 32 || name.size() > 32) return false;
+  const size_t limit = name.size() > 5 ? 2 : 1;
+  const size_t n = written.size(), m = name.size();
+  if ((n > m ? n - m : m - n) > limit) return false;
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+  size_t d[33][33];
+  for (size_t i = 0; i <= n; ++i)
+    d[i][0] = i;
+  for (size_t j = 0; j <= m; ++j)
+    d[0][j] = j;
+  for (size_t i = 1; i <= n; ++i)
+    for (size_t j = 1; j <= m; ++j) {
+      const bool same = lower(written[i - 1]) == lower(name[j - 1]);
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same ? 0 : 1)});
+      if (i > 1 && j > 1 && lower(written[i - 1]) == lower(name[j - 2]) &&
+          lower(written[i - 2]) == lower(name[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[n][m] != 0 && d[n][m] <= limit;
+}
+
 bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -263,6 +287,24 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           return;
         }
         const bool short_value = cur_.param && cur_.param->kind == xml::ValueKind::trimmed;
+        if (short_value && !xml::any_tool_param(tag.name) && near_miss(tag.name, own)) {
+          // `<path>a.txt</pat>`: the value's own closing tag, misspelt. Read on, the value
+          // would run into the next parameter, whose closing tag would be blamed instead.
+          cur_.value.end = line.begin + lt;
+          children_.push_back(cur_);
+          report(ctx,
+                 make_diagnostic(code::MISMATCHED_TAG, Dialect::xml, block_, line.number, tag_name,
+                                 "Parameter " + quote(tag_text(own, false)) + " is closed by " +
+                                     quote(tag_text(tag.name, true)),
+                                 "Close it with " + quote(tag_text(own, true)),
+                                 {Fix{"Change the closing tag to " + quote(tag_text(own, true)),
+                                      true,
+                                      {{tag_name, std::string(own)}}}}));
+          in_param_ = false;
+          pos = tag.end;
+          ended = true;
+          break;
+        }
         if (short_value && xml::any_tool_param(tag.name)) {
           // `<path>a.txt</content>`: a short value closed by another parameter's tag (this
           // tool's or another's: `content` is no parameter of replace_in_file, but a path

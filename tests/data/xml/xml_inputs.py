@@ -64,6 +64,8 @@ CASES = [
      "<read_fil><path>a.txt</path></read_file>\n"),
     ("MISMATCHED_TAG: a short value closed by another parameter's tag",
      "<write_to_file>\n<path>a.txt</content>\n<content>\nx\n</content>\n</write_to_file>\n"),
+    ("MISMATCHED_TAG: a short value closed by a misspelling of its own tag, the next parameter read",
+     "<write_to_file>\n<path>a.txt</pat><content>x</content>\n</write_to_file>\n"),
     ("MISMATCHED_TAG: a short value closed by another tool's parameter tag, found where it is",
      "<replace_in_file>\n<path>src/x.py</content>\n<diff>\n------- SEARCH\na = 1\n=======\na = 2\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n"),
     ("MISMATCHED_TAG: content not closed before the directive's closing tag",
