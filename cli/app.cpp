@@ -48,6 +48,21 @@ std::unique_ptr<ActionCatalog> load_catalog(const std::string& schema, std::ostr
   return catalog;
 }
 
+// Standard input can be read once: `check - -` read it twice (the second time empty) and
+// reported two files. False, with the message, when `-` is given more than once.
+bool stdin_once(const std::vector<std::string>& files, std::string_view command,
+                std::ostream& err) {
+  if (std::count(files.begin(), files.end(), "-") <= 1) return true;
+  err << "blockls " << command << ": standard input ('-') can be read only once; give '-' once\n";
+  return false;
+}
+
+// --docs-url as a base: a page name is appended to it, so it ends with '/'.
+std::string docs_base(std::string url) {
+  if (!url.empty() && url.back() != '/') url += '/';
+  return url;
+}
+
 bool parse_dialects(const std::string& list, DialectSet* dialects, std::ostream& err) {
   std::string error;
   const std::optional<DialectSet> set = parse_dialect_set(list, &error);
@@ -169,6 +184,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->capture_default_str();
   check.docs_url = kDefaultDocsUrl;
   check_cmd->add_option("--docs-url", check.docs_url, "Base URL of the code pages (SARIF helpUri)")
+      ->check(CLI::Validator(
+          [](const std::string& url) {
+            return url.empty() ? std::string("needs a URL (the code pages' base)") : std::string();
+          },
+          ""))
+      ->transform(docs_base, "", "")
       ->capture_default_str();
   check_cmd->add_option(
       "--root", check.root,
@@ -286,6 +307,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   lsp_cmd
       ->add_option("--docs-url", lsp_options.settings.docs_url,
                    "Base URL of the code pages (Diagnostic.codeDescription.href)")
+      ->transform(docs_base, "", "")
       ->capture_default_str();
   // What language clients conventionally pass (vscode-languageclient adds --stdio; the LSP spec
   // has the client's pid): stdio is the only transport, so --stdio is accepted and ignored.
@@ -352,11 +374,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     std::string command;
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App* a) { return a->parsed(); }))
       command = " " + sub->get_name();
-    err << "blockls: " << e.what() << "\nRun 'blockls" << command << " --help' for usage.\n";
+    // CLI11's words for an option given twice, in ours.
+    std::string what = e.what();
+    if (const size_t at = what.find(": At Most 1 required but received "); at != std::string::npos)
+      what = what.substr(0, at) + ": given " + what.substr(at + 34) + " times; give it once";
+    err << "blockls: " << what << "\nRun 'blockls" << command << " --help' for usage.\n";
     return kExitUsage;
   }
 
   if (check_cmd->parsed()) {
+    if (!stdin_once(check.files, "check", err)) return kExitUsage;
     if (!parse_dialects(check_dialects, &check.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(check_schema, err);
     if (!catalog) return kExitUsage;
@@ -373,6 +400,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return run_check(check, out, err);
   }
   if (fix_cmd->parsed()) {
+    if (!stdin_once(fix.files, "fix", err)) return kExitUsage;
     if (!parse_dialects(fix_dialects, &fix.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(fix_schema, err);
     if (!catalog) return kExitUsage;
@@ -381,6 +409,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return run_fix(fix, out, err);
   }
   if (apply_cmd->parsed()) {
+    if (!stdin_once(apply_req.files, "apply", err)) return kExitUsage;
     if (!parse_dialects(apply_dialects, &apply_req.dialects, err)) return kExitUsage;
     auto catalog = load_catalog(apply_schema, err);
     if (!catalog) return kExitUsage;

@@ -104,6 +104,10 @@ std::optional<InputFile> read_input(const std::string& path, const InputLimits& 
     *error = display_path(path) + ": " + std::move(message);
     return std::nullopt;
   };
+  if (path.empty()) {
+    *error = "'' (an empty file name): cannot open: no such file";
+    return std::nullopt;
+  }
   if (path != "-") {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {

@@ -332,3 +332,28 @@ TEST_CASE("the bundled example mixes every dialect and era", "[cli]") {
   CHECK(j["files"][0]["summary"]["blocks_valid"].get<int>() >= 2);
   CHECK(j["files"][0]["summary"]["errors"].get<int>() >= 3);
 }
+
+TEST_CASE("usage mistakes found by the QA pass get messages in our words", "[cli][wording]") {
+  // `check - -` once read standard input twice and reported two files.
+  auto r = run_blockls({"check", "-", "-"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("standard input ('-') can be read only once") != std::string::npos);
+  r = run_blockls({"apply", "--dry-run", "--root", "/tmp", "-", "-"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("can be read only once") != std::string::npos);
+  // An empty name once gave "blockls: : cannot open".
+  r = run_blockls({"check", ""});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("'' (an empty file name)") != std::string::npos);
+  // CLI11's "At Most 1 required but received 2".
+  r = run_blockls({"check", "--format", "json", "--format", "text", "-"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--format: given 2 times; give it once") != std::string::npos);
+  // --docs-url is a base: a page is appended after a '/', and it cannot be empty.
+  const std::string t = temp_file("docs.telt", kBrokenTelt);
+  r = run_blockls({"check", "--format", "sarif", "--docs-url", "https://example.org/codes", t});
+  CHECK(r.out.find("\"https://example.org/codes/telt.md#") != std::string::npos);
+  r = run_blockls({"check", "--docs-url", "", t});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--docs-url: needs a URL") != std::string::npos);
+}
