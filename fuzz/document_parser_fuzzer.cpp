@@ -157,7 +157,8 @@ void compare_checked(std::string_view text, const CheckedDocument& a, const Chec
     const ResumePoint& x = a.parsed.resume_points[i];
     const ResumePoint& y = b.parsed.resume_points[i];
     FUZZ_CHECK(x.offset == y.offset && x.line == y.line && x.blocks == y.blocks &&
-                   x.diagnostics == y.diagnostics && x.same_state(y),
+                   x.diagnostics == y.diagnostics && x.same_state(y) &&
+                   x.before_start == y.before_start,
                "resume point differs", i);
   }
   compare_ordered(a.diagnostics, b.diagnostics);

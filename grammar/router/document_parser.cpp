@@ -490,6 +490,9 @@ private:
     const auto& points = doc_.resume_points;
     if (!points.empty() && points.back().offset >= line.begin) return;
     record_point(line.begin, line.number).before_start = true;
+    // As a parse resumed here begins: nothing open before this line (else the line after it
+    // would record a second point that such a parse does not).
+    busy_ = false;
   }
 
   ResumePoint& record_point(size_t offset, uint32_t line_number) {

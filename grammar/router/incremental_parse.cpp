@@ -250,6 +250,10 @@ std::optional<Reparse> reparse(std::string_view old_text, const ParsedDocument& 
   if (old_stop) {
     for (auto it = points.begin() + (old_stop - points.data()); it != points.end(); ++it) {
       ResumePoint p = *it;
+      // Where the parses meet, the new one says whether a start line follows (the old point
+      // may be one before a start line where the new parse closed its block on the line before).
+      if (it == points.begin() + (old_stop - points.data()))
+        p.before_start = new_stop->before_start;
       p.offset = shifted(p.offset, byte_delta);
       p.line = shifted(p.line, line_delta);
       p.blocks = static_cast<uint32_t>(p.blocks + block_delta);

@@ -473,3 +473,18 @@ TEST_CASE("a chain of TELT blocks each ended by the next START has a resume poin
   const Recheck r = recheck_document(text, old, next, keeping());
   CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next, keeping())));
 }
+
+TEST_CASE("a point before a line that ended an unclosed directive re-checks as a full check",
+          "[recheck]") {
+  // Found by the fuzzer: the directive ends at the fence line, which records a point before
+  // it; the next line once recorded a second point that a parse resumed there does not, so
+  // after closing the directive the incremental result had a point the full check had not.
+  const std::string text = "Some text\n\xb9```\n<log_mersage>\n```\nMore text\n";
+  const std::string next = "Some text\n\xb9```\n<log_mersage>\n</log_mersage>\n```\nMore text\n";
+  const CheckedDocument old = check_document(text, keeping());
+  const Recheck r = recheck_document(text, old, next, keeping());
+  CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next, keeping())));
+  const CheckedDocument back = check_document(next, keeping());
+  const Recheck undo = recheck_document(next, back, text, keeping());
+  CHECK(dump_checked(text, undo.checked) == dump_checked(text, check_document(text, keeping())));
+}

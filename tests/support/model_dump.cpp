@@ -62,7 +62,8 @@ nlohmann::json dump(std::string_view text, const ParsedDocument& doc) {
   nlohmann::json points = nlohmann::json::array();
   for (const ResumePoint& p : doc.resume_points)
     points.push_back({p.offset, p.line, p.blocks, p.diagnostics, p.fence_open,
-                      std::string(1, p.fence_marker), p.fence_length, p.dialect_state});
+                      std::string(1, p.fence_marker), p.fence_length, p.dialect_state,
+                      p.before_start});
   return {{"lines", doc.lines.line_count()},
           {"line_starts", line_starts},
           {"blocks", blocks},
