@@ -1,6 +1,8 @@
 // JSON field helpers and position conversion for the protocol layer.
 #include "lsp/protocol.h"
 
+#include "grammar/unicode.h"
+
 namespace blockls::lsp {
 namespace {
 
@@ -99,7 +101,15 @@ bool capability(const json& capabilities, std::string_view path) {
 }
 
 std::string_view encoding_name(PositionEncoding encoding) {
-  return encoding == PositionEncoding::utf8 ? "utf-8" : "utf-16";
+  switch (encoding) {
+  case PositionEncoding::utf8:
+    return "utf-8";
+  case PositionEncoding::utf32:
+    return "utf-32";
+  case PositionEncoding::utf16:
+    break;
+  }
+  return "utf-16";
 }
 
 Position PositionMapper::position(size_t offset) const {
@@ -109,9 +119,22 @@ Position PositionMapper::position(size_t offset) const {
   // An offset inside a line break ("\r" of "\r\n") is reported at the line end.
   const size_t end = lines_.line_end(text_, p.line);
   if (offset > end) offset = end;
-  p.character = static_cast<uint32_t>(encoding_ == PositionEncoding::utf8
-                                          ? lines_.utf8_column(offset)
-                                          : lines_.utf16_column(text_, offset));
+  switch (encoding_) {
+  case PositionEncoding::utf8:
+    p.character = static_cast<uint32_t>(lines_.utf8_column(offset));
+    break;
+  case PositionEncoding::utf16:
+    p.character = static_cast<uint32_t>(lines_.utf16_column(text_, offset));
+    break;
+  case PositionEncoding::utf32: { // code points (an invalid byte counts as one, as U+FFFD)
+    const size_t start = lines_.line_start(p.line);
+    p.character =
+        static_cast<uint32_t>(offset <= lines_.ascii_prefix()
+                                  ? offset - start // (no scan where all is ASCII)
+                                  : unicode::codepoint_count(text_.substr(start, offset - start)));
+    break;
+  }
+  }
   return p;
 }
 
@@ -126,9 +149,26 @@ json PositionMapper::range_json(ByteRange range) const {
 
 std::optional<size_t> PositionMapper::offset(Position position) const {
   size_t out = 0;
-  const bool ok = encoding_ == PositionEncoding::utf8
-                      ? lines_.offset_of_utf8(text_, position.line, position.character, &out)
-                      : lines_.offset_of_utf16(text_, position.line, position.character, &out);
+  bool ok = false;
+  switch (encoding_) {
+  case PositionEncoding::utf8:
+    ok = lines_.offset_of_utf8(text_, position.line, position.character, &out);
+    break;
+  case PositionEncoding::utf16:
+    ok = lines_.offset_of_utf16(text_, position.line, position.character, &out);
+    break;
+  case PositionEncoding::utf32:
+    // `character` code points from the line's start; past the line's end it clamps there.
+    if (position.line < lines_.line_count()) {
+      const size_t end = lines_.line_end(text_, position.line);
+      out = lines_.line_start(position.line);
+      for (uint32_t n = 0; n < position.character && out < end; ++n)
+        out += unicode::decode(text_, out).length;
+      out = std::min(out, end);
+      ok = true;
+    }
+    break;
+  }
   if (!ok) {
     // One past the last line at column 0 is the end of the document (some clients send it).
     if (position.line == lines_.line_count() && position.character == 0) return text_.size();

@@ -50,7 +50,7 @@ const json* optional_field(const json& object, std::string_view path, json::valu
 // Capability lookup: true when the dotted path exists and is `true`.
 bool capability(const json& capabilities, std::string_view path);
 
-enum class PositionEncoding { utf8, utf16 };
+enum class PositionEncoding { utf8, utf16, utf32 };
 std::string_view encoding_name(PositionEncoding encoding);
 
 struct Position {

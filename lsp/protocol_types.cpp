@@ -41,6 +41,10 @@ void from_json(const json& j, ClientCapabilities& c) {
         c.encoding = PositionEncoding::utf16;
         break;
       }
+      if (e == "utf-32") {
+        c.encoding = PositionEncoding::utf32;
+        break;
+      }
     }
   }
   c.document_changes = capability(j, "workspace.workspaceEdit.documentChanges");

@@ -72,7 +72,9 @@ TEST_CASE("client capabilities: defaults, encodings in preference order", "[lsp]
   CHECK(round_trip(vscode_like()) == vscode_like());
   CHECK(round_trip(ClientCapabilities{}) == ClientCapabilities{});
   const auto caps = json::parse(R"({"general":{"positionEncodings":["utf-32","utf-16","utf-8"]}})");
-  CHECK(caps.get<ClientCapabilities>().encoding == PositionEncoding::utf16);
+  CHECK(caps.get<ClientCapabilities>().encoding == PositionEncoding::utf32);
+  const auto unknown = json::parse(R"({"general":{"positionEncodings":["utf-7","utf-16"]}})");
+  CHECK(unknown.get<ClientCapabilities>().encoding == PositionEncoding::utf16);
   const ClientCapabilities none = json::object().get<ClientCapabilities>();
   CHECK(none.encoding == PositionEncoding::utf16);
   CHECK(none.markdown); // no contentFormat: markdown
