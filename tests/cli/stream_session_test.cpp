@@ -158,6 +158,21 @@ TEST_CASE("stream: the events of any chunking give exactly check's blocks and er
   CHECK(checked > 100);
 }
 
+TEST_CASE("stream: a block that ends at a line it took a parameter from is not cut there",
+          "[cli][stream]") {
+  // Found by the fuzzer: the directive takes <path> from the second line, then ends unclosed
+  // before that line (invalid bytes follow); a resume point there once cut the part, and the
+  // path's value off it (an out-of-range read).
+  const std::string text = "<replace_in_file>\n<path>a.txt</path>\xff\xff\xff\xff"
+                           "ff>\n"
+                           "------- SEARCH\nold line\n\n";
+  std::vector<size_t> bytes;
+  for (size_t at = 1; at < text.size(); ++at)
+    bytes.push_back(at);
+  require_same_as_check({"directive ended at a line it read", text}, {});
+  require_same_as_check({"directive ended at a line it read", text}, bytes);
+}
+
 TEST_CASE("stream: errors whose fixes wait for the next block keep check's fixes and order",
           "[cli][stream]") {
   // A malformed header's fix is verified on the text up to the next block, which the stream
