@@ -4,13 +4,14 @@
 #include <chrono>
 #include <cstdio>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace blockls::bench {
 
 double time_process(const std::string& binary, const std::vector<std::string>& args,
-                    const std::string& stdin_path) {
+                    const std::string& stdin_path, long* peak_rss_kb) {
   std::vector<std::string> all{binary};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -31,7 +32,9 @@ double time_process(const std::string& binary, const std::vector<std::string>& a
     ::_exit(127);
   }
   int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return -1;
+  struct rusage usage {};
+  if (pid < 0 || ::wait4(pid, &status, 0, &usage) != pid) return -1;
+  if (peak_rss_kb) *peak_rss_kb = usage.ru_maxrss;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return WIFEXITED(status) && WEXITSTATUS(status) < 2 ? seconds : -1;

@@ -265,9 +265,8 @@ void StreamSession::settle(const ResumePoint& point) {
   // the previous part's).
   part.blocks = std::move(spare_blocks_);
   parser_.take_blocks(settled_.blocks, point.blocks, &part.blocks);
-  const std::vector<Diagnostic>& syntax = parser_.diagnostics_so_far();
-  part.diagnostics.assign(syntax.begin() + settled_.diagnostics,
-                          syntax.begin() + point.diagnostics);
+  part.diagnostics.clear();
+  parser_.take_diagnostics(settled_.diagnostics, point.diagnostics, &part.diagnostics);
   for (Diagnostic& d : part.diagnostics)
     if (d.block >= 0) d.block -= static_cast<int32_t>(settled_.blocks);
   const size_t begin = settled_.offset, first_block = settled_.blocks;

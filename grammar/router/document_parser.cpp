@@ -863,6 +863,17 @@ void DocumentParser::take_blocks(size_t begin, size_t end, std::vector<Block>* o
               std::make_move_iterator(doc.blocks.begin() + static_cast<ptrdiff_t>(end)));
 }
 
+void DocumentParser::take_diagnostics(size_t begin, size_t end, std::vector<Diagnostic>* out) {
+  ParsedDocument& doc = state_->router.doc();
+  const size_t final_diagnostics =
+      doc.resume_points.empty() ? 0 : doc.resume_points.back().diagnostics;
+  end = std::min({end, final_diagnostics, doc.diagnostics.size()});
+  if (begin >= end) return;
+  out->insert(out->end(),
+              std::make_move_iterator(doc.diagnostics.begin() + static_cast<ptrdiff_t>(begin)),
+              std::make_move_iterator(doc.diagnostics.begin() + static_cast<ptrdiff_t>(end)));
+}
+
 uint32_t DocumentParser::complete_lines() const {
   return state_->line_number;
 }

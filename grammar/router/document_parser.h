@@ -44,6 +44,11 @@ public:
   // the parser's arena: `*out` must not outlive the parser. Saves `blockls stream` a deep copy
   // of every block (its commands and parameters on the heap, then freed).
   void take_blocks(size_t begin, size_t end, std::vector<Block>* out);
+  // The same for syntax diagnostics [begin, end) of diagnostics_so_far() (`end` at most the
+  // last resume point's count): moved out, their places left moved-from (no message, no
+  // fixes), so that a stream holds the diagnostics of the part it checks, not of everything it
+  // has read (a transcript with a mistake on every line once took 420 times its size).
+  void take_diagnostics(size_t begin, size_t end, std::vector<Diagnostic>* out);
   // The line starts of the text fed so far (up to its last line break; valid until the next
   // feed), and its ASCII prefix (LineIndex::ascii_prefix): a caller that indexes the text up to
   // a resume point copies them from here.

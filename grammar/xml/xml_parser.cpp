@@ -224,9 +224,10 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           xml::read_tag(t, 0, open) && !open.closing && xml::find_tool(open.name)) {
         // A tool's opening tag at column 0 inside a value (outside a fence of the value): the
         // value was never closed (a model cut off mid-call); the directive ends here rather
-        // than swallow the transcript.
+        // than swallow the transcript. The line is offered again as a start line (the router
+        // records a resume point before it).
         unclosed(ctx, line.begin, true);
-        try_start(line, ctx);
+        declined_ = true;
         return;
       }
       if (pos == 0 && cur_.param && cur_.param->kind == xml::ValueKind::trimmed &&
@@ -370,9 +371,10 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
       }
       if (!tag.closing && pos == 0 && !xml::find_param(*tool_, tag.name) &&
           (xml::find_tool(tag.name) || xml::near_tool(tag.name))) {
-        // The next directive begins: this one lacks its closing tag.
+        // The next directive begins: this one lacks its closing tag (the line is offered
+        // again as a start line, as above).
         unclosed(ctx, line.begin, true);
-        try_start(line, ctx);
+        declined_ = true;
         return;
       }
       if (tag.closing && xml::find_tool(tag.name)) {

@@ -488,3 +488,27 @@ TEST_CASE("a point before a line that ended an unclosed directive re-checks as a
   const Recheck undo = recheck_document(next, back, text, keeping());
   CHECK(dump_checked(text, undo.checked) == dump_checked(text, check_document(text, keeping())));
 }
+
+TEST_CASE("a chain of XML directives each ended by the next one's tag has a resume point before "
+          "each one",
+          "[recheck]") {
+  // (A transcript of unclosed tool calls once had none: the stream held it all, 420 times
+  // its size, and reported no block before the input ended.)
+  std::string text;
+  for (int i = 0; i < 50; ++i)
+    text += i % 2 == 0 ? "<write_to_file>\n<path>f" + std::to_string(i) + ".txt</path>\n"
+                       : "<read_file>\n";
+  const CheckedDocument old = check_document(text, keeping());
+  REQUIRE(old.parsed.blocks.size() == 50);
+  size_t before_start = 0;
+  for (const ResumePoint& p : old.parsed.resume_points)
+    if (p.before_start) {
+      ++before_start;
+      CHECK(p.offset == old.parsed.blocks[p.blocks].range.begin);
+    }
+  CHECK(before_start == 49);
+  std::string next = text;
+  next.insert(text.find("f24.txt"), "x");
+  const Recheck r = recheck_document(text, old, next, keeping());
+  CHECK(dump_checked(next, r.checked) == dump_checked(next, check_document(next, keeping())));
+}
