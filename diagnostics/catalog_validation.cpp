@@ -5,6 +5,7 @@
 #include "diagnostics/suggest.h"
 #include "grammar/bytes.h"
 #include "grammar/dialects.h"
+#include "grammar/line_breaks.h"
 #include "grammar/xml/xml_tools.h"
 
 #include <algorithm>
@@ -218,7 +219,8 @@ Diagnostic make_diagnostic(Issue& issue, const Located& loc, Dialect dialect, st
   if (issue.param >= 0) {
     const Parameter* p = loc.params[issue.param];
     d.line = p->line;
-    d.range = issue.code == "INVALID_PARAM_TYPE" ? p->value_range : p->name_range;
+    d.range =
+        issue.code == "INVALID_PARAM_TYPE" ? without_break_cr(text, p->value_range) : p->name_range;
   } else if (rules_of(dialect).action_param.empty() || loc.command->name_range.size() > 0) {
     d.line = loc.command->line;
     d.range = loc.command->name_range;

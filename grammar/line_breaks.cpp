@@ -42,4 +42,11 @@ std::string in_block_line_breaks(std::string_view text, const Block& block, std:
   return out;
 }
 
+ByteRange without_break_cr(std::string_view text, ByteRange range) {
+  if (range.end > range.begin && range.end < text.size() && text[range.end - 1] == '\r' &&
+      text[range.end] == '\n')
+    --range.end;
+  return range;
+}
+
 } // namespace blockls

@@ -23,4 +23,9 @@ bool block_uses_crlf(std::string_view text, const Block& block);
 std::string in_block_line_breaks(std::string_view text, const Block& block, std::string_view value,
                                  bool own_line = false);
 
+// `range` without a final '\r' that stands before a '\n' of `text`: the "\r" of a CRLF break that
+// a TELT value keeps (spec/telt.md) is no text a diagnostic should underline or a fix replace
+// (a fix writing over it made the transcript's CRLF an LF).
+ByteRange without_break_cr(std::string_view text, ByteRange range);
+
 } // namespace blockls

@@ -6,6 +6,7 @@
 #include "apply/text_match.h"
 #include "diagnostics/codes.h"
 #include "grammar/dialects.h"
+#include "grammar/line_breaks.h"
 
 #include <fmt/format.h>
 
@@ -48,6 +49,8 @@ std::optional<TextEdit> ActionHost::encoded_edit(std::string_view param,
   const Block& block = in_.checked->parsed.blocks[static_cast<size_t>(a_.block)];
   std::optional<std::string> encoded = encode_value(in_.text, block, p, value);
   if (!encoded) return std::nullopt;
+  // (The whole value, a TELT value's final "\r" included: a CRLF transcript's value ends with
+  // it, and only without it does the value match a file with LF breaks.)
   return TextEdit{p.value_range, std::move(*encoded)};
 }
 
@@ -184,7 +187,7 @@ Diagnostic& ActionHost::diag(std::string_view code, std::string_view param, std:
   if (range)
     d.range = *range;
   else if (src != a_.params.end())
-    d.range = src->second.value_range();
+    d.range = without_break_cr(in_.text, src->second.value_range());
   else
     d.range = a_.name_range;
   const LineIndex& lines = in_.checked->parsed.lines;

@@ -6,6 +6,7 @@
 #include "apply/search_repair.h"
 #include "apply/text_match.h"
 #include "grammar/dialects.h"
+#include "grammar/line_breaks.h"
 
 #include <fmt/format.h>
 
@@ -109,7 +110,7 @@ void offer_count_fix(ActionHost& host, size_t found) {
     // TELT: the value lines are the number itself.
     host.add_fix({fmt::format("Set count to {}", found),
                   true,
-                  {{src->second.value_range(), std::to_string(found)}}});
+                  {{without_break_cr(text, src->second.value_range()), std::to_string(found)}}});
   } else if (src != a.params.end() && src->second.param) {
     const std::string_view token = slice(text, src->second.value_range());
     if (token.size() >= 2 && token.front() == '"')

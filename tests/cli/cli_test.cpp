@@ -357,3 +357,26 @@ TEST_CASE("usage mistakes found by the QA pass get messages in our words", "[cli
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--docs-url: needs a URL") != std::string::npos);
 }
+
+TEST_CASE("a TELT value's CRLF break is not underlined: the same columns as with LF", "[cli]") {
+  // spec/telt.md keeps a line's final "\r" in the value; the diagnostic on the value once
+  // covered it (one column more, length 6 instead of 5 here: found by the QA pass).
+  std::string lf = "#!telt [3-char SHA: abc]\n=== REPLACE_ALL_TEXT ===\n--PATH abc--\na.txt\n"
+                   "--OLD_TEXT abc--\nx\n--NEW_TEXT abc--\ny\n--COUNT abc--\n\xF0\x9F\x98\x80two\n"
+                   "--END abc--\n";
+  std::string crlf;
+  for (char c : lf)
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  const auto errors_of = [](const std::string& path) {
+    const auto r = run_blockls({"check", "--format", "json", path});
+    return nlohmann::json::parse(r.out)["files"][0]["errors"];
+  };
+  const nlohmann::json a = errors_of(temp_file("count_lf.telt", lf));
+  const nlohmann::json b = errors_of(temp_file("count_crlf.telt", crlf));
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  CHECK(b[0]["code"] == "INVALID_PARAM_TYPE");
+  for (const char* field : {"line_number", "column", "end_line", "end_column", "length"})
+    CHECK(a[0][field] == b[0][field]);
+  CHECK(b[0]["length"] == 5);
+}
