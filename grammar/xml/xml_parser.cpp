@@ -288,29 +288,13 @@ void XmlParser::scan(const LineRef& line, ParseContext& ctx, size_t from) {
           return;
         }
         const bool short_value = cur_.param && cur_.param->kind == xml::ValueKind::trimmed;
-        if (short_value && !xml::any_tool_param(tag.name) && near_miss(tag.name, own)) {
-          // `<path>a.txt</pat>`: the value's own closing tag, misspelt. Read on, the value
-          // would run into the next parameter, whose closing tag would be blamed instead.
-          cur_.value.end = line.begin + lt;
-          children_.push_back(cur_);
-          report(ctx,
-                 make_diagnostic(code::MISMATCHED_TAG, Dialect::xml, block_, line.number, tag_name,
-                                 "Parameter " + quote(tag_text(own, false)) + " is closed by " +
-                                     quote(tag_text(tag.name, true)),
-                                 "Close it with " + quote(tag_text(own, true)),
-                                 {Fix{"Change the closing tag to " + quote(tag_text(own, true)),
-                                      true,
-                                      {{tag_name, std::string(own)}}}}));
-          in_param_ = false;
-          pos = tag.end;
-          ended = true;
-          break;
-        }
-        if (short_value && xml::any_tool_param(tag.name)) {
+        if (short_value && (xml::any_tool_param(tag.name) || near_miss(tag.name, own))) {
           // `<path>a.txt</content>`: a short value closed by another parameter's tag (this
           // tool's or another's: `content` is no parameter of replace_in_file, but a path
           // holds no `</content>` either; read on, the diff's own tags would be taken for
-          // the path's and the mistake reported lines below where it is).
+          // the path's and the mistake reported lines below where it is). Or `</pat>`, its
+          // own closing tag misspelt: read on, the value would run into the next parameter,
+          // whose closing tag would be blamed instead.
           cur_.value.end = line.begin + lt;
           children_.push_back(cur_);
           report(ctx,

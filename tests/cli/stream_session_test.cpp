@@ -237,12 +237,24 @@ TEST_CASE("stream: a chunk that completes no line emits nothing and changes no l
   CHECK(compared > 100);
 }
 
+namespace {
+
+// A session that writes down each event's name, in order (not copied: the session's callback
+// holds its address).
+struct NamedEvents {
+  std::vector<std::string> names;
+  cli::StreamSession session{
+      {}, [this](const cli::StreamEvent& raw) { names.push_back(parsed(raw).at("event")); }};
+  NamedEvents() = default;
+  NamedEvents(const NamedEvents&) = delete;
+};
+
+} // namespace
+
 TEST_CASE("stream: a block's block_end is emitted when its closing line is fed", "[cli][stream]") {
-  std::vector<std::string> events;
-  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
-    const json e = parsed(raw);
-    events.push_back(e.at("event"));
-  });
+  NamedEvents named;
+  std::vector<std::string>& events = named.names;
+  cli::StreamSession& session = named.session;
   session.feed("Writing it:\n#!nesl [@three-char-SHA-256: k1w]\naction = \"file_write\"\n");
   CHECK(events == std::vector<std::string>{"block_start"});
   session.feed("path = \"a.txt\"\ncontent = \"hi\"\n#!end_k1");
@@ -258,11 +270,9 @@ TEST_CASE("stream: a block's block_end is emitted when its closing line is fed",
 TEST_CASE("stream: a one-line XML directive's block_end comes with its line, before the next "
           "block starts",
           "[cli][stream]") {
-  std::vector<std::string> events;
-  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
-    const json e = parsed(raw);
-    events.push_back(e.at("event"));
-  });
+  NamedEvents named;
+  std::vector<std::string>& events = named.names;
+  cli::StreamSession& session = named.session;
   // (It once came only at the end of the input, and the next directive's block_start first.)
   session.feed("<read_file><path>a.txt</path></read_file>\n");
   CHECK(events == std::vector<std::string>{"block_start", "block_end"});
@@ -276,11 +286,9 @@ TEST_CASE("stream: a one-line XML directive's block_end comes with its line, bef
 
 TEST_CASE("stream: a block ended by the next block's header comes out with that header's line",
           "[cli][stream]") {
-  std::vector<std::string> events;
-  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
-    const json e = parsed(raw);
-    events.push_back(e.at("event"));
-  });
+  NamedEvents named;
+  std::vector<std::string>& events = named.names;
+  cli::StreamSession& session = named.session;
   // (A chain of such blocks once came out only at the end of the input, all held meanwhile:
   // with no resume point between them, 6.8 MB of them took 490 MB.)
   session.feed("#!nesl [@three-char-SHA-256: aa1]\naction = \"file_write\"\npath = \"a\"\n");
@@ -406,11 +414,9 @@ TEST_CASE("stream: errors outside blocks come in check's order among the blocks"
   for (size_t at = 1; at < input.text.size(); ++at)
     cuts.push_back(at);
   require_same_as_check(input, cuts);
-  std::vector<std::string> events;
-  cli::StreamSession session({}, [&](const cli::StreamEvent& raw) {
-    const json e = parsed(raw);
-    events.push_back(e.at("event"));
-  });
+  NamedEvents named;
+  std::vector<std::string>& events = named.names;
+  cli::StreamSession& session = named.session;
   session.feed(input.text);
   session.finish();
   // (The error is the second part's: it is checked, and its error emitted, when the second

@@ -384,6 +384,17 @@ TEST_CASE("a keystroke in a non-ASCII transcript with invalid bytes re-checks as
 
 namespace {
 
+// The resume points recorded before a start line (each at its block's first byte, checked).
+size_t points_before_starts(const CheckedDocument& checked) {
+  size_t count = 0;
+  for (const ResumePoint& p : checked.parsed.resume_points)
+    if (p.before_start) {
+      ++count;
+      CHECK(p.offset == checked.parsed.blocks[p.blocks].range.begin);
+    }
+  return count;
+}
+
 // `count` NESL blocks, each without its end marker, so that the next header ends it (nesl-js:
 // "not closed before new block"); every other one has a heredoc, every third one is of the
 // older SHAM era (whose header also ends a NESL block).
@@ -414,14 +425,7 @@ TEST_CASE("a chain of blocks each ended by the next header has a resume point be
   REQUIRE(old.parsed.blocks.size() == 400);
   // One point at the start of every header after the first (before_start), none elsewhere
   // but after the last block.
-  size_t before_start = 0;
-  for (const ResumePoint& p : old.parsed.resume_points) {
-    if (!p.before_start) continue;
-    ++before_start;
-    CHECK(std::string_view(text).substr(p.offset, 3) == "#!" + std::string(1, text[p.offset + 2]));
-    CHECK(p.offset == old.parsed.blocks[p.blocks].range.begin);
-  }
-  CHECK(before_start == 399);
+  CHECK(points_before_starts(old) == 399);
 
   // A keystroke in the middle of the chain re-parses around the edit, not to the end.
   std::string next = text;
@@ -460,13 +464,7 @@ TEST_CASE("a chain of TELT blocks each ended by the next START has a resume poin
   }
   const CheckedDocument old = check_document(text, keeping());
   REQUIRE(old.parsed.blocks.size() == 60);
-  size_t before_start = 0;
-  for (const ResumePoint& p : old.parsed.resume_points)
-    if (p.before_start) {
-      ++before_start;
-      CHECK(p.offset == old.parsed.blocks[p.blocks].range.begin);
-    }
-  CHECK(before_start == 59);
+  CHECK(points_before_starts(old) == 59);
   // A keystroke inside a value re-checks as a full check does.
   std::string next = text;
   next.insert(text.find("line 30"), "x");
@@ -500,13 +498,7 @@ TEST_CASE("a chain of XML directives each ended by the next one's tag has a resu
                        : "<read_file>\n";
   const CheckedDocument old = check_document(text, keeping());
   REQUIRE(old.parsed.blocks.size() == 50);
-  size_t before_start = 0;
-  for (const ResumePoint& p : old.parsed.resume_points)
-    if (p.before_start) {
-      ++before_start;
-      CHECK(p.offset == old.parsed.blocks[p.blocks].range.begin);
-    }
-  CHECK(before_start == 49);
+  CHECK(points_before_starts(old) == 49);
   std::string next = text;
   next.insert(text.find("f24.txt"), "x");
   const Recheck r = recheck_document(text, old, next, keeping());
