@@ -119,6 +119,7 @@ CLI::Option* add_run_options(CLI::App* cmd, ApplyRequest& r, const std::string& 
   cmd->add_option("--deny", r.deny,
                   prefix + "Another glob of paths actions may not touch (repeatable; defaults: "
                            "**/.git/**, **/.ssh/**, **/node_modules/**)")
+      ->check(not_empty("a glob"))
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--allow-root", r.allow_roots,
@@ -198,6 +199,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   check_cmd->add_flag("--allow-exec", check.allow_exec,
                       "With --root: do not warn that exec is disabled");
   check_cmd->add_option("--deny", check.deny, "With --root: another deny glob (repeatable)")
+      ->check(not_empty("a glob"))
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   check_cmd

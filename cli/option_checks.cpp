@@ -27,6 +27,14 @@ CLI::Validator whole_number(int64_t min, int64_t max) {
       "INT in [" + range + "]");
 }
 
+CLI::Validator not_empty(const std::string& what) {
+  return CLI::Validator(
+      [what](const std::string& value) {
+        return value.empty() ? "needs " + what + ", not an empty string" : std::string();
+      },
+      "");
+}
+
 CLI::Validator positive_number(double max) {
   const std::string limit = std::to_string(static_cast<long long>(max));
   return CLI::Validator(

@@ -16,6 +16,9 @@ CLI::Validator whole_number(int64_t min, int64_t max);
 // A finite decimal number above 0 and at most `max`.
 CLI::Validator positive_number(double max);
 
+// A value that is not empty (`--deny ''` once denied nothing, silently): `what` names it.
+CLI::Validator not_empty(const std::string& what);
+
 // The options given, for a usage message: "--a", "--a and --b", "--a, --b and --c".
 std::string list_options(const std::vector<std::string>& options);
 

@@ -356,6 +356,12 @@ TEST_CASE("usage mistakes found by the QA pass get messages in our words", "[cli
   r = run_blockls({"check", "--docs-url", "", t});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--docs-url: needs a URL") != std::string::npos);
+  // `--deny ''` denied nothing, silently.
+  for (const char* command : {"check", "apply"}) {
+    r = run_blockls({command, "--root", "/tmp", "--deny", "", t});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--deny: needs a glob, not an empty string") != std::string::npos);
+  }
 }
 
 TEST_CASE("a TELT value's CRLF break is not underlined: the same columns as with LF", "[cli]") {
