@@ -408,8 +408,11 @@ int run_apply(const ApplyRequest& request, std::ostream& out, std::ostream& err)
              "back, keeping (and reporting) any file changed since the block wrote it\n";
   }
   if (request.files.empty()) {
-    out << fmt::format("recovery done: {} interrupted block{} rolled back\n", recovered.size(),
-                       recovered.size() == 1 ? "" : "s");
+    if (request.format == "json") // the shape of a run's JSON, with no transcript
+      out << nlohmann::json{{"root", config.root}, {"recovered", recovered}}.dump(2) << '\n';
+    else
+      out << fmt::format("recovery done: {} interrupted block{} rolled back\n", recovered.size(),
+                         recovered.size() == 1 ? "" : "s");
     return kExitOk;
   }
 

@@ -377,3 +377,17 @@ TEST_CASE("apply names a block without an id by its number", "[apply][cli][block
   CHECK(r.out.find("of block  ") == std::string::npos);
   std::filesystem::remove_all(root);
 }
+
+TEST_CASE("apply --recover --format json answers in JSON", "[apply][cli]") {
+  // (It printed its text line, "recovery done: ...", whatever --format.)
+  const std::string root = make_temp_dir();
+  const ProcessResult r = run_blockls({"apply", "--recover", "--root", root, "--format", "json"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["recovered"] == nlohmann::json::array());
+  CHECK(j.contains("root"));
+  const ProcessResult text = run_blockls({"apply", "--recover", "--root", root});
+  CHECK(text.out == "recovery done: 0 interrupted blocks rolled back\n");
+  std::filesystem::remove_all(root);
+}
