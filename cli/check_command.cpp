@@ -253,7 +253,8 @@ int run_check(const CheckRequest& request, std::ostream& out, std::ostream& err)
   } else if (request.format == "feedback") {
     // For the model: one section per file when there are several.
     for (const Checked& c : kept) {
-      if (kept.size() > 1) out << "== " << printable(display_path(c.file.path)) << " ==\n";
+      // (Several files named: each section says which, even when only one could be read.)
+      if (request.files.size() > 1) out << "== " << printable(display_path(c.file.path)) << " ==\n";
       out << feedback_text(c.file.text, c.result, options);
     }
   } else if (request.format == "sarif") {

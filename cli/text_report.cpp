@@ -124,20 +124,33 @@ void write_text_diagnostics(std::string& buffer, std::ostream* out, const std::s
         buffer.append(width, ' ');
         put(" | ");
         // Padded and underlined in terminal cells of the line as printed (escapes, U+FFFD,
-        // wide characters 2, combining marks 0); a tab pads with a tab, to expand alike.
+        // wide characters 2, combining marks 0); a tab pads with a tab, to expand alike, and
+        // is underlined to the next tab stop (every 8 cells from the start of the row; the
+        // excerpt's row and this one have the same prefix).
+        size_t column = 3 + width + 3;
         shown.clear();
         append_printable(&shown, content.substr(0, begin - start));
         for (size_t i = 0; i < shown.size();) {
           const unicode::Decoded c = unicode::decode(shown, i);
-          buffer.append(c.codepoint == '\t' ? 1 : unicode::display_width(c.codepoint),
-                        c.codepoint == '\t' ? '\t' : ' ');
+          const bool tab = c.codepoint == '\t';
+          const size_t cells = tab ? 8 - column % 8 : unicode::display_width(c.codepoint);
+          buffer.append(tab ? 1 : cells, tab ? '\t' : ' ');
+          column += cells;
           i += c.length;
         }
         shown.clear();
         append_printable(&shown, text.substr(begin, end - begin));
-        const size_t marks = std::max<size_t>(1, unicode::display_width(shown));
+        size_t marks = 0;
+        for (size_t i = 0; i < shown.size();) {
+          const unicode::Decoded c = unicode::decode(shown, i);
+          const size_t cells =
+              c.codepoint == '\t' ? 8 - column % 8 : unicode::display_width(c.codepoint);
+          marks += cells;
+          column += cells;
+          i += c.length;
+        }
         begin_paint(severity_color(d.severity));
-        buffer.append(marks, '^');
+        buffer.append(std::max<size_t>(1, marks), '^');
         end_paint();
         put("\n");
       }

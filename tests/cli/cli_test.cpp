@@ -111,6 +111,15 @@ TEST_CASE("check's text output underlines in terminal cells", "[cli][width]") {
         std::string::npos);
   CHECK(r.out.find(" > 4 | content = \"\\x01x\" y\n     | " + std::string(10, ' ') + "^^^^^^^\n") !=
         std::string::npos);
+  // A tab inside the underlined range is underlined to its tab stop (it once got one caret):
+  // the rows' prefix " > 13 | " is 8 cells, so the tab takes 8 and EOF 3.
+  std::string tabbed;
+  for (int i = 1; i <= 10; ++i)
+    tabbed += "prose " + std::to_string(i) + "\n";
+  tabbed += "cat > a.txt << 'EOF'\nhi\n\tEOF\nEOF\n";
+  const auto t = run_blockls({"check", "--color=never", "-"}, tabbed);
+  INFO(t.out);
+  CHECK(t.out.find(" > 13 | \tEOF\n      | " + std::string(11, '^') + "\n") != std::string::npos);
   // JSON columns stay UTF-16 code units: 8 + 3 + 2 + 1 + 1 + 6 before `junk`.
   r = run_blockls({"check", "--format", "json", "-"}, input);
   bool found = false;
@@ -331,6 +340,13 @@ TEST_CASE("the bundled example mixes every dialect and era", "[cli]") {
   CHECK(eras == std::set<std::string>{"telt", "nesl", "NESL", "sham"});
   CHECK(j["files"][0]["summary"]["blocks_valid"].get<int>() >= 2);
   CHECK(j["files"][0]["summary"]["errors"].get<int>() >= 3);
+}
+
+TEST_CASE("feedback of several files names each, even when only one could be read", "[cli]") {
+  const std::string good = temp_file("fb.telt", kValidTelt);
+  const auto r = run_blockls({"check", "--format", "feedback", "/nonexistent/x", good});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.starts_with("== " + good + " ==\n"));
 }
 
 TEST_CASE("usage mistakes found by the QA pass get messages in our words", "[cli][wording]") {
