@@ -185,11 +185,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->capture_default_str();
   check.docs_url = kDefaultDocsUrl;
   check_cmd->add_option("--docs-url", check.docs_url, "Base URL of the code pages (SARIF helpUri)")
-      ->check(CLI::Validator(
-          [](const std::string& url) {
-            return url.empty() ? std::string("needs a URL (the code pages' base)") : std::string();
-          },
-          ""))
+      ->check(not_empty("a URL (the code pages' base)"))
       ->transform(docs_base, "", "")
       ->capture_default_str();
   check_cmd->add_option(

@@ -8,6 +8,7 @@
 #include "grammar/bytes.h"
 #include "grammar/dialects.h"
 #include "grammar/markdown_fence.h"
+#include "grammar/router/element_ranges.h"
 #include "grammar/shell_heredoc.h"
 #include "grammar/text_buffer.h"
 
@@ -20,24 +21,6 @@
 
 namespace blockls {
 namespace {
-
-// Whether every byte range of the block, or of the diagnostic and its fixes, ends by `at`.
-bool ends_before(const Block& block, size_t at) {
-  if (block.range.end > at || block.id_range.end > at) return false;
-  for (const Command& c : block.commands) {
-    if (c.name_range.end > at) return false;
-    for (const Parameter& p : c.params)
-      if (p.name_range.end > at || p.value_range.end > at) return false;
-  }
-  return true;
-}
-bool ends_before(const Diagnostic& d, size_t at) {
-  if (d.range.end > at) return false;
-  for (const Fix& fix : d.fixes)
-    for (const TextEdit& e : fix.edits)
-      if (e.range.end > at) return false;
-  return true;
-}
 
 // The table of ProseFilter for lines at column 0 (or, `indented`, after blanks): per first
 // byte, 0 when it begins no start prefix and no fence, 1 when it always may, else the second
@@ -510,13 +493,13 @@ private:
     // Only when what the parse found so far lies before the line: a grammar that ended its
     // block at a line it had begun to read (an XML directive that took a parameter from it)
     // leaves no point there (a part ending at it would cut that parameter off).
-    if (!doc_.blocks.empty() && !ends_before(doc_.blocks.back(), line.begin)) return;
+    if (!doc_.blocks.empty() && !refers_within(doc_.blocks.back(), 0, line.begin)) return;
     const size_t first_diagnostic =
         points.empty()
             ? 0
             : std::max<size_t>(points.back().diagnostics, base_diagnostics_) - base_diagnostics_;
     for (size_t d = first_diagnostic; d < doc_.diagnostics.size(); ++d)
-      if (!ends_before(doc_.diagnostics[d], line.begin)) return;
+      if (!refers_within(doc_.diagnostics[d], 0, line.begin)) return;
     record_point(line.begin, line.number).before_start = true;
     // As a parse resumed here begins: nothing open before this line (else the line after it
     // would record a second point that such a parse does not).

@@ -9,6 +9,7 @@
 
 #include "grammar/dialects.h"
 #include "grammar/router/document_parser.h"
+#include "grammar/router/element_ranges.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -27,34 +28,6 @@ uint32_t shifted(uint32_t line, int64_t by) {
 void shift(ByteRange& range, int64_t by) {
   range.begin = shifted(range.begin, by);
   range.end = shifted(range.end, by);
-}
-
-// Calls `f` on every byte range a block refers to.
-template <typename F> void for_each_range(const Block& block, F&& f) {
-  f(block.range);
-  f(block.id_range);
-  for (const Command& c : block.commands) {
-    f(c.name_range);
-    for (const Parameter& p : c.params) {
-      f(p.name_range);
-      f(p.value_range);
-    }
-  }
-}
-template <typename F> void for_each_range(const Diagnostic& d, F&& f) {
-  f(d.range);
-  for (const Fix& fix : d.fixes)
-    for (const TextEdit& e : fix.edits)
-      f(e.range);
-}
-
-// True when every byte range the element (a Block or a Diagnostic) refers to lies within
-// [first, last]: a reuse condition of reparse(), checked rather than assumed.
-template <typename Element> bool refers_within(const Element& element, size_t first, size_t last) {
-  bool ok = true;
-  for_each_range(element,
-                 [&](const ByteRange& r) { ok = ok && r.begin >= first && r.end <= last; });
-  return ok;
 }
 
 } // namespace
